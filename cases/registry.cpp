@@ -1,0 +1,26 @@
+#include "cases/registry.hpp"
+
+namespace squall::cases {
+
+const std::vector<CaseInfo>& registered_cases() {
+  static const std::vector<CaseInfo> list{
+      {"rest_atmosphere", "hydrostatic atmosphere at rest between two walls; must stay at rest"},
+      {"rising_bubble",
+       "dry warm bubble (0.5 K) rising in a neutral atmosphere (Giraldo & Restelli 2008)"},
+  };
+  return list;
+}
+
+const CaseInfo* find_case(const std::string& name) {
+  for (const CaseInfo& c : registered_cases())
+    if (c.name == name) return &c;
+  return nullptr;
+}
+
+std::string case_names() {
+  std::string out;
+  for (const CaseInfo& c : registered_cases()) out += (out.empty() ? "" : ", ") + c.name;
+  return out;
+}
+
+}  // namespace squall::cases

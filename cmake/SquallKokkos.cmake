@@ -1,0 +1,43 @@
+# Find Kokkos >= 3.4: Debian's libtrilinos-kokkos-dev (3.4, Serial) or a site build
+# passed with -DKokkos_ROOT=... (Kokkos 4 preferred, OpenMP/CUDA/HIP).
+#
+# The version is checked by hand rather than with find_package(Kokkos 3.4): Kokkos'
+# package version file accepts only the same major version, which would refuse 4.x.
+find_package(Kokkos REQUIRED)
+if(Kokkos_VERSION VERSION_LESS 3.4)
+  message(FATAL_ERROR "Squall needs Kokkos >= 3.4, found ${Kokkos_VERSION} in ${Kokkos_DIR}")
+endif()
+
+# Debian's Trilinos build exports Kokkos::kokkos with INTERFACE_INCLUDE_DIRECTORIES
+# pointing at <prefix>/lib/include, which does not exist; its headers live in
+# Kokkos_INCLUDE_DIRS (/usr/include/trilinos). Replace any include directory that does
+# not exist by the ones the package says it installed.
+get_target_property(_squall_kk_inc Kokkos::kokkos INTERFACE_INCLUDE_DIRECTORIES)
+set(_squall_kk_fixed "")
+set(_squall_kk_repaired FALSE)
+foreach(_dir IN LISTS _squall_kk_inc)
+  if(_dir MATCHES "^\\$<" OR EXISTS "${_dir}")
+    list(APPEND _squall_kk_fixed "${_dir}")
+  else()
+    set(_squall_kk_repaired TRUE)
+  endif()
+endforeach()
+if(_squall_kk_repaired)
+  foreach(_dir IN LISTS Kokkos_INCLUDE_DIRS)
+    get_filename_component(_dir "${_dir}" REALPATH)
+    if(EXISTS "${_dir}/Kokkos_Core.hpp")
+      list(APPEND _squall_kk_fixed "${_dir}")
+    endif()
+  endforeach()
+  if(NOT _squall_kk_fixed)
+    message(FATAL_ERROR "Kokkos::kokkos has no usable include directory (had: ${_squall_kk_inc}; "
+                        "Kokkos_INCLUDE_DIRS: ${Kokkos_INCLUDE_DIRS})")
+  endif()
+  set_target_properties(Kokkos::kokkos PROPERTIES INTERFACE_INCLUDE_DIRECTORIES "${_squall_kk_fixed}")
+  message(STATUS "Squall: repaired Kokkos include directories -> ${_squall_kk_fixed}")
+endif()
+# Debian's target also carries a stray "-DKOKKOS_DEPENDENCE" among its link libraries;
+# it is harmless to the linker, so it is left alone.
+
+set(SQUALL_KOKKOS_BACKENDS "${Kokkos_DEVICES}")
+message(STATUS "Squall: Kokkos ${Kokkos_VERSION} (${Kokkos_DIR}), backends: ${SQUALL_KOKKOS_BACKENDS}")

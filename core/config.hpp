@@ -1,0 +1,46 @@
+#pragma once
+/// The validated run configuration: plain typed values, one struct per TOML section.
+/// Filled by io/config_reader (which owns parsing, defaults and validation); read by
+/// everything else. Defaults and descriptions live in io/config_keys.cpp.
+#include <array>
+#include <string>
+
+namespace squall {
+
+struct CaseConfig {
+  std::string name;
+};
+
+struct MeshConfig {
+  std::array<int, 3> elements{};
+  std::array<std::array<double, 2>, 3> domain{};
+  std::array<bool, 3> periodic{};
+};
+
+struct DgConfig {
+  int order = 0;
+};
+
+struct TimeConfig {
+  double end_time = 0;
+  long max_steps = 0;
+  double cfl = 0;
+  std::string integrator;
+};
+
+struct OutputConfig {
+  std::string dir;
+  double interval = 0;
+};
+
+struct Config {
+  std::string source;  ///< file the config came from, for messages
+  std::string text;    ///< the file's text as read (kept for checkpoints)
+  CaseConfig case_;
+  MeshConfig mesh;
+  DgConfig dg;
+  TimeConfig time;
+  OutputConfig output;
+};
+
+}  // namespace squall

@@ -1,0 +1,26 @@
+#include "core/log.hpp"
+
+#include <cstdio>
+
+namespace squall::log {
+namespace {
+int g_rank = 0;
+bool g_quiet = false;
+
+void emit(std::FILE* stream, const char* prefix, const std::string& message) {
+  if (g_rank != 0) return;
+  std::fprintf(stream, "%s%s\n", prefix, message.c_str());
+  std::fflush(stream);
+}
+}  // namespace
+
+void set_rank(int rank) { g_rank = rank; }
+void set_quiet(bool quiet) { g_quiet = quiet; }
+
+void info(const std::string& message) {
+  if (!g_quiet) emit(stdout, "", message);
+}
+void warn(const std::string& message) { emit(stderr, "squall: warning: ", message); }
+void error(const std::string& message) { emit(stderr, "squall: error: ", message); }
+
+}  // namespace squall::log

@@ -1,0 +1,66 @@
+#include "io/config_keys.hpp"
+
+#include <cstdio>
+
+namespace squall::io {
+
+const std::vector<std::string>& config_sections() {
+  static const std::vector<std::string> sections{"case", "mesh", "dg", "physics", "time",
+                                                 "output"};
+  return sections;
+}
+
+const std::vector<KeySpec>& config_keys() {
+  // clang-format off
+  static const std::vector<KeySpec> keys{
+    {"case", "name", "\"rising_bubble\"", "the name of a built-in case (see `squall cases`)",
+     "built-in case that supplies initial state, boundary conditions and sources"},
+    {"mesh", "elements", "[8, 1, 8]", "three integers >= 1 with nx*ny*nz <= 268435456",
+     "number of hexahedral elements [nx, ny, nz]"},
+    {"mesh", "domain", "[[0.0, 1000.0], [0.0, 1000.0], [0.0, 1000.0]]",
+     "three [min, max] pairs of finite numbers with min < max (metres)",
+     "domain extent [[x0, x1], [y0, y1], [z0, z1]] in metres"},
+    {"mesh", "periodic", "[true, true, false]", "three booleans",
+     "periodic [x, y, z]; a direction that is not periodic has a wall at each end"},
+    {"dg", "order", "4", "an integer in 1..8",
+     "polynomial order N of the Lagrange basis on (N+1)^3 LGL nodes per element"},
+    {"time", "end_time", "1000.0", "a finite number >= 0 (seconds)",
+     "simulated time at which the run ends [s]"},
+    {"time", "max_steps", "0", "an integer >= 0",
+     "stop after this many time steps even before end_time (0: no limit)"},
+    {"time", "cfl", "0.5", "a number in (0, 10]",
+     "Courant number: dt = cfl * min node spacing / max(|u| + c)"},
+    {"time", "integrator", "\"lsrk54\"", "one of \"lsrk54\", \"ssprk33\"",
+     "time integrator: lsrk54 (Carpenter-Kennedy 4th order, 5 stages) or ssprk33"},
+    {"output", "dir", "\"\"", "a path (empty: output/<case.name>)",
+     "output directory; --output overrides it"},
+    {"output", "interval", "0.0", "a finite number >= 0 (seconds)",
+     "simulated time between field outputs (0: only at the end)"},
+  };
+  // clang-format on
+  return keys;
+}
+
+std::string full_name(const KeySpec& key) {
+  return std::string(key.section) + "." + key.name;
+}
+
+std::string describe_config_keys() {
+  std::string out;
+  for (const auto& section : config_sections()) {
+    out += "[" + section + "]\n";
+    bool any = false;
+    for (const auto& key : config_keys()) {
+      if (section != key.section) continue;
+      any = true;
+      char line[512];
+      std::snprintf(line, sizeof line, "  %-18s = %-46s # %s\n", full_name(key).c_str(),
+                    key.default_toml, key.description);
+      out += line;
+    }
+    if (!any) out += "  (no keys yet)\n";
+  }
+  return out;
+}
+
+}  // namespace squall::io

@@ -1,0 +1,331 @@
+#include "io/config_reader.hpp"
+
+#include <algorithm>
+#include <cerrno>
+#include <cmath>
+#include <cstring>
+#include <fstream>
+#include <map>
+#include <sstream>
+#include <toml++/toml.h>
+#include <vector>
+
+#include "core/error.hpp"
+#include "io/config_keys.hpp"
+
+namespace squall::io {
+namespace {
+
+/// Upper bound on nx*ny*nz: keeps global element and face ids within int (2^28 elements
+/// is 1.9e11 DOF at N = 8, far beyond any run).
+constexpr long long max_elements = 1LL << 28;
+
+// Where a value came from, for messages: "file.toml:12" or "--set dg.order=9".
+struct Located {
+  const toml::node* node = nullptr;
+  std::string origin;
+};
+
+struct Override {
+  toml::table holder;  // {v = <value>}
+  std::string origin;
+};
+
+std::string line_of(const std::string& source, const toml::node& node) {
+  const auto& begin = node.source().begin;
+  return begin.line > 0 ? source + ":" + std::to_string(begin.line) : source;
+}
+
+const char* type_name(const toml::node& node) {
+  switch (node.type()) {
+    case toml::node_type::table: return "a table";
+    case toml::node_type::array: return "an array";
+    case toml::node_type::string: return "a string";
+    case toml::node_type::integer: return "an integer";
+    case toml::node_type::floating_point: return "a number";
+    case toml::node_type::boolean: return "a boolean";
+    default: return "a date/time";
+  }
+}
+
+std::string show(const toml::node& node) {
+  std::ostringstream os;
+  node.visit([&](auto&& n) { os << n; });
+  std::string s = os.str();
+  for (char& c : s)
+    if (c == '\n') c = ' ';
+  if (s.size() > 60) s = s.substr(0, 57) + "...";
+  return s;
+}
+
+[[noreturn]] void fail(const Located& at, const std::string& key, const std::string& expected) {
+  throw InputError(at.origin + ": '" + key + "' = " + show(*at.node) + " (" +
+                   type_name(*at.node) + "): expected " + expected);
+}
+
+size_t edit_distance(const std::string& a, const std::string& b) {
+  std::vector<size_t> row(b.size() + 1);
+  for (size_t j = 0; j <= b.size(); ++j) row[j] = j;
+  for (size_t i = 1; i <= a.size(); ++i) {
+    size_t diagonal = row[0];
+    row[0] = i;
+    for (size_t j = 1; j <= b.size(); ++j) {
+      const size_t up = row[j];
+      row[j] = std::min({row[j] + 1, row[j - 1] + 1, diagonal + (a[i - 1] != b[j - 1])});
+      diagonal = up;
+    }
+  }
+  return row[b.size()];
+}
+
+const KeySpec* find_key(const std::string& section, const std::string& name) {
+  for (const auto& key : config_keys())
+    if (section == key.section && name == key.name) return &key;
+  return nullptr;
+}
+
+bool is_section(const std::string& name) {
+  for (const auto& s : config_sections())
+    if (s == name) return true;
+  return false;
+}
+
+[[noreturn]] void unknown_key(const std::string& where, const std::string& full) {
+  std::string best;
+  size_t best_distance = 3;  // suggest only close matches
+  std::string known;
+  for (const auto& key : config_keys()) {
+    const std::string name = full_name(key);
+    known += (known.empty() ? "" : ", ") + name;
+    const size_t d = edit_distance(full, name);
+    if (d < best_distance) best_distance = d, best = name;
+  }
+  std::string message = where + ": unknown key '" + full + "'";
+  if (!best.empty()) message += " (did you mean '" + best + "'?)";
+  throw InputError(message + "; known keys: " + known);
+}
+
+void check_structure(const toml::table& root, const std::string& source) {
+  for (auto&& [k, node] : root) {
+    const std::string section(k.str());
+    const std::string where = line_of(source, node);
+    if (!is_section(section)) {
+      std::string known;
+      for (const auto& s : config_sections()) known += (known.empty() ? "[" : "], [") + s;
+      if (!node.is_table()) unknown_key(where, section);
+      throw InputError(where + ": unknown section [" + section + "]; known sections: " +
+                       known + "]");
+    }
+    if (!node.is_table())
+      throw InputError(where + ": '" + section + "' must be a section [" + section +
+                       "], found " + type_name(node));
+    for (auto&& [name, value] : *node.as_table())
+      if (!find_key(section, std::string(name.str())))
+        unknown_key(line_of(source, value), section + "." + std::string(name.str()));
+  }
+}
+
+std::map<std::string, Override> parse_overrides(const std::vector<std::string>& overrides) {
+  std::map<std::string, Override> out;
+  for (const auto& text : overrides) {
+    const std::string where = "--set " + text;
+    const size_t eq = text.find('=');
+    const size_t dot = text.find('.');
+    if (eq == std::string::npos || dot == std::string::npos || dot > eq)
+      throw InputError(where + ": expected section.key=value, e.g. --set dg.order=3");
+    auto trim = [](std::string s) {
+      const auto b = s.find_first_not_of(" \t");
+      const auto e = s.find_last_not_of(" \t");
+      return b == std::string::npos ? std::string() : s.substr(b, e - b + 1);
+    };
+    const std::string section = trim(text.substr(0, dot));
+    const std::string name = trim(text.substr(dot + 1, eq - dot - 1));
+    const std::string value = trim(text.substr(eq + 1));
+    if (!find_key(section, name)) unknown_key(where, section + "." + name);
+    Override o;
+    o.origin = where;
+    try {
+      o.holder = toml::parse("v = " + value);
+    } catch (const toml::parse_error&) {
+      o.holder = toml::table{};  // not a TOML value: take it as a bare string
+      o.holder.insert("v", value);
+    }
+    if (value.empty()) throw InputError(where + ": empty value for '" + section + "." + name + "'");
+    out[section + "." + name] = std::move(o);
+  }
+  return out;
+}
+
+class Values {
+ public:
+  Values(const toml::table& root, const std::string& source,
+         std::map<std::string, Override> overrides)
+      : root_(root), source_(source), overrides_(std::move(overrides)) {}
+
+  Located at(const KeySpec& key) {
+    const std::string full = full_name(key);
+    if (auto it = overrides_.find(full); it != overrides_.end())
+      return {it->second.holder.get("v"), it->second.origin};
+    if (const toml::node* node = root_.at_path(full).node())
+      return {node, line_of(source_, *node)};
+    auto& d = defaults_[full];
+    d = toml::parse(std::string("v = ") + key.default_toml);
+    return {d.get("v"), "default of " + full};
+  }
+
+ private:
+  const toml::table& root_;
+  std::string source_;
+  std::map<std::string, Override> overrides_;
+  std::map<std::string, toml::table> defaults_;
+};
+
+const KeySpec& spec(const char* section, const char* name) { return *find_key(section, name); }
+
+long long get_integer(const Located& v, const KeySpec& key) {
+  if (!v.node->is_integer()) fail(v, full_name(key), key.expected);
+  return v.node->value<long long>().value();
+}
+
+double get_number(const Located& v, const KeySpec& key) {
+  if (!v.node->is_number()) fail(v, full_name(key), key.expected);
+  const double x = v.node->value<double>().value();
+  if (!std::isfinite(x)) fail(v, full_name(key), key.expected);
+  return x;
+}
+
+std::string get_string(const Located& v, const KeySpec& key) {
+  if (!v.node->is_string()) fail(v, full_name(key), key.expected);
+  return v.node->value<std::string>().value();
+}
+
+const toml::array& get_array(const Located& v, const KeySpec& key, size_t length) {
+  const toml::array* a = v.node->as_array();
+  if (!a || a->size() != length) fail(v, full_name(key), key.expected);
+  return *a;
+}
+
+}  // namespace
+
+std::string read_config_text(const std::string& path) {
+  std::ifstream in(path, std::ios::binary);
+  if (!in) throw InputError("cannot open config file '" + path + "': " + std::strerror(errno));
+  std::ostringstream text;
+  text << in.rdbuf();
+  if (in.bad()) throw InputError("cannot read config file '" + path + "'");
+  return text.str();
+}
+
+Config parse_config(const std::string& text, const std::string& source,
+                    const std::vector<std::string>& overrides) {
+  toml::table root;
+  try {
+    root = toml::parse(text, source);
+  } catch (const toml::parse_error& e) {
+    const auto& b = e.source().begin;
+    throw InputError(source + ":" + std::to_string(b.line) + ":" + std::to_string(b.column) +
+                     ": not valid TOML: " + std::string(e.description()));
+  }
+  check_structure(root, source);
+  Values values(root, source, parse_overrides(overrides));
+
+  Config c;
+  c.source = source;
+  c.text = text;
+
+  {
+    const KeySpec& k = spec("case", "name");
+    const Located v = values.at(k);
+    c.case_.name = get_string(v, k);
+    if (c.case_.name.empty()) fail(v, full_name(k), k.expected);
+  }
+  {
+    const KeySpec& k = spec("mesh", "elements");
+    const Located v = values.at(k);
+    const auto& a = get_array(v, k, 3);
+    long long total = 1;
+    for (size_t d = 0; d < 3; ++d) {
+      if (!a[d].is_integer()) fail(v, full_name(k), k.expected);
+      const long long n = a[d].value<long long>().value();
+      if (n < 1 || n > max_elements) fail(v, full_name(k), k.expected);
+      total *= n;  // each factor <= 2^28, so the product cannot overflow before the check
+      if (total > max_elements) fail(v, full_name(k), k.expected);
+      c.mesh.elements[d] = static_cast<int>(n);
+    }
+  }
+  {
+    const KeySpec& k = spec("mesh", "domain");
+    const Located v = values.at(k);
+    const auto& a = get_array(v, k, 3);
+    for (size_t d = 0; d < 3; ++d) {
+      const toml::array* pair = a[d].as_array();
+      if (!pair || pair->size() != 2 || !(*pair)[0].is_number() || !(*pair)[1].is_number())
+        fail(v, full_name(k), k.expected);
+      const double lo = (*pair)[0].value<double>().value();
+      const double hi = (*pair)[1].value<double>().value();
+      if (!std::isfinite(lo) || !std::isfinite(hi) || !(lo < hi))
+        fail(v, full_name(k), std::string(k.expected) + "; direction " + "xyz"[d] +
+                                  " is empty or inverted");
+      c.mesh.domain[d] = {lo, hi};
+    }
+  }
+  {
+    const KeySpec& k = spec("mesh", "periodic");
+    const Located v = values.at(k);
+    const auto& a = get_array(v, k, 3);
+    for (size_t d = 0; d < 3; ++d) {
+      if (!a[d].is_boolean()) fail(v, full_name(k), k.expected);
+      c.mesh.periodic[d] = a[d].value<bool>().value();
+    }
+  }
+  {
+    const KeySpec& k = spec("dg", "order");
+    const Located v = values.at(k);
+    const long long n = get_integer(v, k);
+    if (n < 1 || n > 8) fail(v, full_name(k), k.expected);
+    c.dg.order = static_cast<int>(n);
+  }
+  {
+    const KeySpec& k = spec("time", "end_time");
+    const Located v = values.at(k);
+    c.time.end_time = get_number(v, k);
+    if (c.time.end_time < 0) fail(v, full_name(k), k.expected);
+  }
+  {
+    const KeySpec& k = spec("time", "max_steps");
+    const Located v = values.at(k);
+    const long long n = get_integer(v, k);
+    if (n < 0) fail(v, full_name(k), k.expected);
+    c.time.max_steps = static_cast<long>(n);
+  }
+  {
+    const KeySpec& k = spec("time", "cfl");
+    const Located v = values.at(k);
+    c.time.cfl = get_number(v, k);
+    if (!(c.time.cfl > 0 && c.time.cfl <= 10)) fail(v, full_name(k), k.expected);
+  }
+  {
+    const KeySpec& k = spec("time", "integrator");
+    const Located v = values.at(k);
+    c.time.integrator = get_string(v, k);
+    if (c.time.integrator != "lsrk54" && c.time.integrator != "ssprk33")
+      fail(v, full_name(k), k.expected);
+  }
+  {
+    const KeySpec& k = spec("output", "dir");
+    c.output.dir = get_string(values.at(k), k);
+  }
+  {
+    const KeySpec& k = spec("output", "interval");
+    const Located v = values.at(k);
+    c.output.interval = get_number(v, k);
+    if (c.output.interval < 0) fail(v, full_name(k), k.expected);
+  }
+  return c;
+}
+
+std::string resolved_output_dir(const Config& config) {
+  return config.output.dir.empty() ? "output/" + config.case_.name : config.output.dir;
+}
+
+}  // namespace squall::io

@@ -1,0 +1,24 @@
+#pragma once
+/// Reads a TOML run configuration, applies `--set section.key=value` overrides, fills in
+/// defaults (io/config_keys.cpp) and validates every value. Any problem throws an
+/// InputError whose message names the file and line (or the --set argument), the key,
+/// what was found and what was expected.
+#include <string>
+#include <vector>
+
+#include "core/config.hpp"
+
+namespace squall::io {
+
+/// The text of a config file; InputError when it cannot be read.
+std::string read_config_text(const std::string& path);
+
+/// Parses and validates `text` (from `source`, used in messages) with `overrides`
+/// ("section.key=value", as given to --set).
+Config parse_config(const std::string& text, const std::string& source,
+                    const std::vector<std::string>& overrides);
+
+/// The output directory a config resolves to (output.dir, or output/<case.name>).
+std::string resolved_output_dir(const Config& config);
+
+}  // namespace squall::io

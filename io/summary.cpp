@@ -1,0 +1,54 @@
+#include "io/summary.hpp"
+
+#include "io/json.hpp"
+
+namespace squall::io {
+namespace {
+
+template <class T, std::size_t n>
+Json array_of(const std::array<T, n>& values) {
+  Json a = Json::array();
+  for (const T& v : values) a.push(Json(v));
+  return a;
+}
+
+}  // namespace
+
+void write_summary(const std::string& dir, const RunSummary& s) {
+  Json j = Json::object();
+  j.set("case", s.case_name);
+  j.set("config_file", s.config_file);
+  j.set("version", s.version);
+  j.set("backend", s.backend);
+  j.set("ranks", s.ranks);
+  j.set("rank_grid", array_of(s.rank_grid));
+  j.set("polynomial_order", s.polynomial_order);
+  j.set("elements", array_of(s.elements));
+  j.set("dof", s.dof);
+  j.set("steps", s.steps);
+  j.set("rk_stages", s.rk_stages);
+  j.set("final_time", s.final_time);
+  j.set("wall_seconds", s.wall_seconds);
+  // PID = wall x ranks / (DOF x stages x steps); undefined (null) without steps.
+  const double work = static_cast<double>(s.dof) * s.rk_stages * static_cast<double>(s.steps);
+  j.set("pid_seconds", work > 0 ? Json(s.wall_seconds * s.ranks / work) : Json());
+  Json faces = Json::object();
+  faces.set("interior", s.face_counts[0]);
+  faces.set("boundary", s.face_counts[1]);
+  faces.set("mpi", s.face_counts[2]);
+  j.set("faces", faces);
+  Json timers = Json::object();
+  for (const TimerSummary& t : s.timers) {
+    Json entry = Json::object();
+    entry.set("min", t.min_seconds);
+    entry.set("mean", t.mean_seconds);
+    entry.set("max", t.max_seconds);
+    entry.set("calls", t.calls);
+    timers.set(t.name, entry);
+  }
+  j.set("timers", timers);
+  if (!s.note.empty()) j.set("note", s.note);
+  write_file_atomically(dir + "/summary.json", j.dump());
+}
+
+}  // namespace squall::io

@@ -1,0 +1,34 @@
+#pragma once
+/// summary.json: the machine-readable record of a run (DESIGN.md §8) that scripts and
+/// tests read. Written by rank 0 at the end of every run, atomically.
+#include <array>
+#include <string>
+#include <vector>
+
+#include "core/timers.hpp"
+
+namespace squall::io {
+
+struct RunSummary {
+  std::string case_name;
+  std::string config_file;
+  std::string version;
+  std::string backend;  ///< Kokkos execution space
+  int ranks = 1;
+  std::array<int, 3> rank_grid{};
+  int polynomial_order = 0;
+  std::array<int, 3> elements{};
+  long long dof = 0;
+  long steps = 0;
+  int rk_stages = 0;
+  double final_time = 0;
+  double wall_seconds = 0;  ///< time loop only
+  std::array<long long, 3> face_counts{};  ///< interior, boundary, MPI (MPI faces counted once)
+  std::vector<TimerSummary> timers;
+  std::string note;  ///< free text, e.g. what the run did not do
+};
+
+/// Writes `dir`/summary.json (atomically); RunError naming the file on failure.
+void write_summary(const std::string& dir, const RunSummary& summary);
+
+}  // namespace squall::io

@@ -1,0 +1,18 @@
+#pragma once
+/// Physical constants, in one place (DESIGN.md §3). SI units.
+#include "core/types.hpp"
+
+namespace squall::physics {
+
+/// Gas constant of dry air [J kg^-1 K^-1].
+inline constexpr Real R_d = 287.0;
+/// Specific heat of dry air at constant pressure [J kg^-1 K^-1].
+inline constexpr Real cp_d = 1004.0;
+/// Specific heat of dry air at constant volume, c_v = c_p - R [J kg^-1 K^-1].
+inline constexpr Real cv_d = cp_d - R_d;
+/// Gravitational acceleration [m s^-2].
+inline constexpr Real grav = 9.81;
+/// Reference pressure for potential temperature [Pa].
+inline constexpr Real p_0 = 1.0e5;
+
+}  // namespace squall::physics
