@@ -17,10 +17,4 @@ const CaseInfo* find_case(const std::string& name) {
   return nullptr;
 }
 
-std::string case_names() {
-  std::string out;
-  for (const CaseInfo& c : registered_cases()) out += (out.empty() ? "" : ", ") + c.name;
-  return out;
-}
-
 }  // namespace squall::cases

@@ -12,7 +12,5 @@ namespace squall::cases {
 const std::vector<CaseInfo>& registered_cases();
 /// The case called `name`, or nullptr.
 const CaseInfo* find_case(const std::string& name);
-/// Comma-separated names, for messages.
-std::string case_names();
 
 }  // namespace squall::cases

@@ -50,7 +50,10 @@ const char* type_name(const toml::node& node) {
 
 std::string show(const toml::node& node) {
   std::ostringstream os;
-  node.visit([&](auto&& n) { os << n; });
+  if (node.is_string())
+    os << '"' << node.value<std::string>().value() << '"';
+  else
+    node.visit([&](auto&& n) { os << n; });
   std::string s = os.str();
   for (char& c : s)
     if (c == '\n') c = ' ';
@@ -217,7 +220,8 @@ std::string read_config_text(const std::string& path) {
 }
 
 Config parse_config(const std::string& text, const std::string& source,
-                    const std::vector<std::string>& overrides) {
+                    const std::vector<std::string>& overrides,
+                    const std::vector<std::string>& case_names) {
   toml::table root;
   try {
     root = toml::parse(text, source);
@@ -226,6 +230,9 @@ Config parse_config(const std::string& text, const std::string& source,
     throw InputError(source + ":" + std::to_string(b.line) + ":" + std::to_string(b.column) +
                      ": not valid TOML: " + std::string(e.description()));
   }
+  if (root.empty())
+    throw InputError(source + ": the config is empty; start from one of cases/*.toml "
+                              "(list them with `squall cases`)");
   check_structure(root, source);
   Values values(root, source, parse_overrides(overrides));
 
@@ -238,6 +245,13 @@ Config parse_config(const std::string& text, const std::string& source,
     const Located v = values.at(k);
     c.case_.name = get_string(v, k);
     if (c.case_.name.empty()) fail(v, full_name(k), k.expected);
+    if (!case_names.empty() &&
+        std::find(case_names.begin(), case_names.end(), c.case_.name) == case_names.end()) {
+      std::string known;
+      for (const auto& name : case_names) known += (known.empty() ? "" : ", ") + name;
+      throw InputError(v.origin + ": 'case.name' = \"" + c.case_.name +
+                       "\": no such case; built-in cases: " + known);
+    }
   }
   {
     const KeySpec& k = spec("mesh", "elements");

@@ -14,9 +14,11 @@ namespace squall::io {
 std::string read_config_text(const std::string& path);
 
 /// Parses and validates `text` (from `source`, used in messages) with `overrides`
-/// ("section.key=value", as given to --set).
+/// ("section.key=value", as given to --set). `case_names`, when not empty, are the
+/// names case.name may take.
 Config parse_config(const std::string& text, const std::string& source,
-                    const std::vector<std::string>& overrides);
+                    const std::vector<std::string>& overrides,
+                    const std::vector<std::string>& case_names = {});
 
 /// The output directory a config resolves to (output.dir, or output/<case.name>).
 std::string resolved_output_dir(const Config& config);

@@ -39,10 +39,9 @@ CollectiveOutcome load_config(MPI_Comm comm, const Arguments& args, Config& conf
   if (!out.ok()) return out;
   broadcast(comm, text, 0);
   return collective(comm, [&] {
-    config = io::parse_config(text, args.config_path, args.overrides);
-    if (!cases::find_case(config.case_.name))
-      throw InputError(args.config_path + ": 'case.name' = \"" + config.case_.name +
-                       "\": no such case; built-in cases: " + cases::case_names());
+    std::vector<std::string> names;
+    for (const CaseInfo& c : cases::registered_cases()) names.push_back(c.name);
+    config = io::parse_config(text, args.config_path, args.overrides, names);
     check_config_for_ranks(config, comm_size(comm));
   });
 }
