@@ -36,8 +36,9 @@ if(_squall_kk_repaired)
   set_target_properties(Kokkos::kokkos PROPERTIES INTERFACE_INCLUDE_DIRECTORIES "${_squall_kk_fixed}")
   message(STATUS "Squall: repaired Kokkos include directories -> ${_squall_kk_fixed}")
 endif()
-# Debian's target also carries a stray "-DKOKKOS_DEPENDENCE" among its link libraries;
-# it is harmless to the linker, so it is left alone.
+# Kokkos::kokkos carries -DKOKKOS_DEPENDENCE: with a CUDA Kokkos and the host compiler
+# as CMAKE_CXX_COMPILER, Kokkos' compiler launcher sends exactly the sources of targets
+# that link Kokkos to nvcc_wrapper; the rest (config parsing) stays on the host compiler.
 
 set(SQUALL_KOKKOS_BACKENDS "${Kokkos_DEVICES}")
 message(STATUS "Squall: Kokkos ${Kokkos_VERSION} (${Kokkos_DIR}), backends: ${SQUALL_KOKKOS_BACKENDS}")

@@ -17,9 +17,8 @@
 #include "io/config_reader.hpp"
 #include "solver/driver.hpp"
 
+namespace squall {
 namespace {
-
-using namespace squall;
 
 struct Arguments {
   std::string config_path;
@@ -90,8 +89,10 @@ int command_cases() {
 }
 
 }  // namespace
+}  // namespace squall
 
 int main(int argc, char** argv) {
+  using namespace squall;
   ParallelEnvironment env(argc, argv);
   log::set_rank(env.rank());
 
