@@ -3,7 +3,9 @@
 #include <Kokkos_Core.hpp>
 #include <cstdio>
 #include <cstdlib>
+#include <cstring>
 #include <exception>
+#include <vector>
 
 #include "core/error.hpp"
 
@@ -17,7 +19,23 @@ ParallelEnvironment::ParallelEnvironment(int& argc, char**& argv) {
   MPI_Comm_set_errhandler(MPI_COMM_WORLD, MPI_ERRORS_RETURN);
   MPI_Comm_rank(MPI_COMM_WORLD, &rank_);
   MPI_Comm_size(MPI_COMM_WORLD, &size_);
-  Kokkos::initialize(argc, argv);
+
+  // Kokkos gets the --kokkos-* arguments and nothing else (it would also act on plain
+  // --help, --threads, ...); they are removed from argv for the program's own parser.
+  std::vector<char*> kokkos_argv{argv[0]};
+  int kept = 1;
+  for (int i = 1; i < argc; ++i) {
+    if (std::strncmp(argv[i], "--kokkos-", 9) == 0)
+      kokkos_argv.push_back(argv[i]);
+    else
+      argv[kept++] = argv[i];
+  }
+  argv[kept] = nullptr;
+  argc = kept;
+  int kokkos_argc = static_cast<int>(kokkos_argv.size());
+  kokkos_argv.push_back(nullptr);
+  char** kokkos_args = kokkos_argv.data();
+  Kokkos::initialize(kokkos_argc, kokkos_args);
 }
 
 ParallelEnvironment::~ParallelEnvironment() {

@@ -11,6 +11,7 @@
 namespace squall {
 
 /// Owns MPI and Kokkos for the life of the program (construct first thing in main).
+/// Arguments starting with --kokkos- go to Kokkos and are removed from argc/argv.
 class ParallelEnvironment {
  public:
   ParallelEnvironment(int& argc, char**& argv);
