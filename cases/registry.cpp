@@ -4,9 +4,12 @@ namespace squall::cases {
 
 const std::vector<CaseInfo>& registered_cases() {
   static const std::vector<CaseInfo> list{
-      {"rest_atmosphere", "hydrostatic atmosphere at rest between two walls; must stay at rest"},
-      {"rising_bubble",
-       "dry warm bubble (0.5 K) rising in a neutral atmosphere (Giraldo & Restelli 2008)"},
+      {"rest_atmosphere", "isothermal atmosphere at rest between two walls; must stay at rest",
+       make_rest_atmosphere},
+      {"isentropic_vortex", "isentropic vortex advected through a periodic domain; exact solution",
+       make_isentropic_vortex},
+      {"rising_bubble", "dry warm bubble (0.5 K) rising in a neutral atmosphere (Giraldo & Restelli 2008)",
+       make_rising_bubble},
   };
   return list;
 }

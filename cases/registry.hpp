@@ -1,7 +1,6 @@
 #pragma once
-/// The explicit list of built-in cases. A case is cases/<name>.toml (its configuration)
-/// plus, once the solver is in place, cases/<name>.cpp (initial state, boundary
-/// conditions, sources).
+/// The explicit list of built-in cases: cases/<name>.toml (configuration) and
+/// cases/<name>.cpp (initial state, reference state, exact solution, diagnostics).
 #include <string>
 #include <vector>
 
@@ -12,5 +11,9 @@ namespace squall::cases {
 const std::vector<CaseInfo>& registered_cases();
 /// The case called `name`, or nullptr.
 const CaseInfo* find_case(const std::string& name);
+
+std::unique_ptr<Case> make_rest_atmosphere(const Config& config);
+std::unique_ptr<Case> make_isentropic_vortex(const Config& config);
+std::unique_ptr<Case> make_rising_bubble(const Config& config);
 
 }  // namespace squall::cases

@@ -25,6 +25,7 @@ struct TimeConfig {
   double end_time = 0;
   long max_steps = 0;
   double cfl = 0;
+  double dt = 0;  ///< fixed time step; 0: from cfl
   std::string integrator;
 };
 

@@ -35,4 +35,35 @@ Real parallel_min(const std::string& label, int n, const Body& body) {
   return result;
 }
 
+/// Maximum of body(i, j) over [0, n0) x [0, n1); exact, hence reproducible.
+template <class Body>
+Real parallel_max(const std::string& label, int n0, int n1, const Body& body) {
+  using Policy = Kokkos::MDRangePolicy<ExecSpace, Kokkos::Rank<2>>;
+  Real result = 0;
+  Kokkos::parallel_reduce(
+      label, Policy({0, 0}, {n0, n1}),
+      KOKKOS_LAMBDA(const int i, const int j, Real& m) {
+        const Real v = body(i, j);
+        if (v > m) m = v;
+      },
+      Kokkos::Max<Real>(result));
+  return result;
+}
+
+/// Smallest i * n1 + j over [0, n0) x [0, n1) for which body(i, j) is true, or -1.
+template <class Body>
+long parallel_first(const std::string& label, int n0, int n1, const Body& body) {
+  using Policy = Kokkos::MDRangePolicy<ExecSpace, Kokkos::Rank<2>>;
+  long result = 0;
+  const long none = static_cast<long>(n0) * n1;
+  Kokkos::parallel_reduce(
+      label, Policy({0, 0}, {n0, n1}),
+      KOKKOS_LAMBDA(const int i, const int j, long& m) {
+        const long index = static_cast<long>(i) * n1 + j;
+        if (index < m && body(i, j)) m = index;
+      },
+      Kokkos::Min<long>(result));
+  return result >= none ? -1 : result;
+}
+
 }  // namespace squall

@@ -27,6 +27,8 @@ KOKKOS_INLINE_FUNCTION T sin(T x) { return kk::sin(x); }
 template <class T>
 KOKKOS_INLINE_FUNCTION T cos(T x) { return kk::cos(x); }
 template <class T>
+KOKKOS_INLINE_FUNCTION T floor(T x) { return kk::floor(x); }
+template <class T>
 KOKKOS_INLINE_FUNCTION T min(T a, T b) { return a < b ? a : b; }
 template <class T>
 KOKKOS_INLINE_FUNCTION T max(T a, T b) { return a > b ? a : b; }

@@ -30,6 +30,8 @@ const std::vector<KeySpec>& config_keys() {
      "stop after this many time steps even before end_time (0: no limit)"},
     {"time", "cfl", "0.5", "a number in (0, 10]",
      "Courant number: dt = cfl * min node spacing / max(|u| + c)"},
+    {"time", "dt", "0.0", "a finite number >= 0 (seconds)",
+     "fixed time step [s]; 0: from time.cfl at every step"},
     {"time", "integrator", "\"lsrk54\"", "one of \"lsrk54\", \"ssprk33\"",
      "time integrator: lsrk54 (Carpenter-Kennedy 4th order, 5 stages) or ssprk33"},
     {"output", "dir", "\"\"", "a path (empty: output/<case.name>)",

@@ -319,6 +319,12 @@ Config parse_config(const std::string& text, const std::string& source,
     if (!(c.time.cfl > 0 && c.time.cfl <= 10)) fail(v, full_name(k), k.expected);
   }
   {
+    const KeySpec& k = spec("time", "dt");
+    const Located v = values.at(k);
+    c.time.dt = get_number(v, k);
+    if (c.time.dt < 0) fail(v, full_name(k), k.expected);
+  }
+  {
     const KeySpec& k = spec("time", "integrator");
     const Located v = values.at(k);
     c.time.integrator = get_string(v, k);

@@ -47,6 +47,29 @@ void write_summary(const std::string& dir, const RunSummary& s) {
     timers.set(t.name, entry);
   }
   j.set("timers", timers);
+  if (s.has_solution) {
+    Json conservation = Json::object();
+    conservation.set("mass_relative_change", s.mass_relative_change);
+    conservation.set("total_energy_relative_change", s.total_energy_relative_change);
+    conservation.set("mass_budget_residual", s.mass_budget_residual);
+    conservation.set("energy_budget_residual", s.energy_budget_residual);
+    j.set("conservation", conservation);
+    j.set("state_checksum", s.state_checksum);
+  }
+  if (!s.error_variables.empty()) {
+    Json l2 = Json::object(), linf = Json::object();
+    for (size_t v = 0; v < s.error_variables.size(); ++v) {
+      l2.set(s.error_variables[v], s.l2_errors[v]);
+      linf.set(s.error_variables[v], s.linf_errors[v]);
+    }
+    Json errors = Json::object();
+    errors.set("l2", l2);
+    errors.set("linf", linf);
+    j.set("errors", errors);
+  }
+  Json diagnostics = Json::object();
+  for (const auto& [name, value] : s.case_diagnostics) diagnostics.set(name, value);
+  j.set("case_diagnostics", diagnostics);
   if (!s.note.empty()) j.set("note", s.note);
   write_file_atomically(dir + "/summary.json", j.dump());
 }

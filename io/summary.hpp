@@ -26,6 +26,17 @@ struct RunSummary {
   std::array<long long, 3> face_counts{};  ///< interior, boundary, MPI (MPI faces counted once)
   std::vector<TimerSummary> timers;
   std::string note;  ///< free text, e.g. what the run did not do
+
+  bool has_solution = false;  ///< conservation and checksum below are meaningful
+  double mass_relative_change = 0;
+  double total_energy_relative_change = 0;
+  double mass_budget_residual = 0;
+  double energy_budget_residual = 0;
+  std::string state_checksum;
+  /// Errors against the exact solution (empty without one): variable names and norms.
+  std::vector<std::string> error_variables;
+  std::vector<double> l2_errors, linf_errors;
+  std::vector<std::pair<std::string, double>> case_diagnostics;
 };
 
 /// Writes `dir`/summary.json (atomically); RunError naming the file on failure.

@@ -54,6 +54,10 @@ class LocalMesh {
   int rank() const { return rank_; }
 
   int element_count() const { return static_cast<int>(global_elements_.size()); }
+  /// Owned element index range [element_begin(d), element_end(d)) along direction d;
+  /// local element (li, lj, lk) is li + nx_local (lj + ny_local lk).
+  int element_begin(int d) const { return begin_[d]; }
+  int element_end(int d) const { return end_[d]; }
   /// Global id of local element l.
   int global_element(int l) const { return global_elements_[l]; }
   const std::vector<int>& global_elements() const { return global_elements_; }

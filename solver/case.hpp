@@ -1,13 +1,58 @@
 #pragma once
-/// What the solver needs to know of a case. Cases (cases/) register themselves in an
-/// explicit list; the solver depends only on this description.
+/// What the solver needs of a case: its initial state (as a device kernel over the
+/// nodes), whether gravity acts, an exact solution where one is known, and diagnostics
+/// of its own. Cases (cases/) implement this and are listed in cases/registry.cpp.
+#include <mpi.h>
+
+#include <memory>
 #include <string>
+#include <vector>
+
+#include "core/config.hpp"
+#include "core/types.hpp"
+#include "physics/constants.hpp"
+#include "solver/dg_layout.hpp"
 
 namespace squall {
+
+/// Host copies of the local solution, for diagnostics at output times.
+struct HostSolution {
+  HostView<Real***> q;    ///< (element, variable, node)
+  HostView<Real***> aux;  ///< (element, aux variable, node)
+  HostView<Real***> x;    ///< (element, direction, node)
+  std::vector<int> global_elements;
+  Real time = 0;
+};
+
+struct CaseDiagnostic {
+  std::string name;
+  double value;
+};
+
+class Case {
+ public:
+  virtual ~Case() = default;
+  /// Gravitational acceleration [m s^-2]; 0 for cases without gravity.
+  virtual Real gravity() const { return physics::grav; }
+  /// Fills the conservative state and the aux fields (reference density and pressure,
+  /// geopotential) at the nodes with coordinates x.
+  virtual void initialize(const dg::CoordView& x, const dg::StateView& q,
+                          const dg::AuxView& aux) const = 0;
+  virtual bool has_exact_solution() const { return false; }
+  /// The exact conservative state at time t (only where has_exact_solution()).
+  virtual void exact_solution(Real /*t*/, const dg::CoordView& /*x*/,
+                              const dg::StateView& /*q*/) const {}
+  /// Case-specific diagnostics of the current solution (collective over comm).
+  virtual std::vector<CaseDiagnostic> diagnostics(const HostSolution& /*s*/,
+                                                  MPI_Comm /*comm*/) const {
+    return {};
+  }
+};
 
 struct CaseInfo {
   std::string name;
   std::string description;  ///< one line, shown by `squall cases`
+  std::unique_ptr<Case> (*make)(const Config&) = nullptr;
 };
 
 }  // namespace squall

@@ -1,0 +1,46 @@
+/// rest_atmosphere: an isothermal atmosphere at rest, T = 300 K,
+/// p = p_0 exp(-g z / (R_d T)), rho = p / (R_d T). Its own discrete state is the
+/// reference state, so it is an exact discrete equilibrium: it must stay at rest.
+#include "cases/registry.hpp"
+#include "core/launch.hpp"
+#include "solver/pointwise_fill.hpp"
+
+namespace squall::cases {
+namespace {
+
+struct IsothermalRest {
+  Real T;
+  KOKKOS_INLINE_FUNCTION PointState operator()(Real, Real, Real z) const {
+    using namespace physics;
+    const Real p = p_0 * math::exp(-grav * z / (R_d * T));
+    const Real rho = p / (R_d * T);
+    return {rho, 0, 0, 0, T, rho, p};
+  }
+};
+
+class RestAtmosphere : public Case {
+ public:
+  void initialize(const dg::CoordView& x, const dg::StateView& q, const dg::AuxView& aux) const override {
+    fill_pointwise("case::rest_atmosphere", x, q, aux, physics::grav, IsothermalRest{300.0});
+    reference_from_state(q, aux);
+  }
+  std::vector<CaseDiagnostic> diagnostics(const HostSolution& s, MPI_Comm comm) const override {
+    double local = 0;  // max |u| [m/s]
+    for (size_t e = 0; e < s.q.extent(0); ++e)
+      for (size_t n = 0; n < s.q.extent(2); ++n) {
+        const Real rho = s.q(e, physics::i_rho, n);
+        Real speed2 = 0;
+        for (int d = 0; d < 3; ++d) speed2 += s.q(e, physics::i_rhou + d, n) * s.q(e, physics::i_rhou + d, n);
+        local = std::max(local, std::sqrt(speed2) / rho);
+      }
+    double global = 0;
+    MPI_Allreduce(&local, &global, 1, MPI_DOUBLE, MPI_MAX, comm);
+    return {{"max_speed", global}};
+  }
+};
+
+}  // namespace
+
+std::unique_ptr<Case> make_rest_atmosphere(const Config&) { return std::make_unique<RestAtmosphere>(); }
+
+}  // namespace squall::cases

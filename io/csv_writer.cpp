@@ -1,0 +1,46 @@
+#include "io/csv_writer.hpp"
+
+#include <cerrno>
+#include <cstring>
+#include <utility>
+
+#include "core/error.hpp"
+
+namespace squall::io {
+
+CsvWriter::CsvWriter(const std::string& path, const std::vector<std::string>& columns)
+    : path_(path), columns_(columns.size()) {
+  file_ = std::fopen(path.c_str(), "w");
+  if (!file_) throw RunError("cannot write '" + path + "': " + std::strerror(errno));
+  std::string header;
+  for (const auto& c : columns) header += (header.empty() ? "" : ",") + c;
+  std::fprintf(file_, "%s\n", header.c_str());
+  std::fflush(file_);
+}
+
+CsvWriter::~CsvWriter() {
+  if (file_) std::fclose(file_);
+}
+
+CsvWriter::CsvWriter(CsvWriter&& other) noexcept { *this = std::move(other); }
+
+CsvWriter& CsvWriter::operator=(CsvWriter&& other) noexcept {
+  if (this != &other) {
+    if (file_) std::fclose(file_);
+    path_ = std::move(other.path_);
+    file_ = std::exchange(other.file_, nullptr);
+    columns_ = other.columns_;
+  }
+  return *this;
+}
+
+void CsvWriter::row(const std::vector<double>& values) {
+  if (!file_) return;
+  for (std::size_t i = 0; i < values.size(); ++i)
+    std::fprintf(file_, i == 0 ? "%.17g" : ",%.17g", values[i]);
+  std::fputc('\n', file_);
+  if (std::fflush(file_) != 0 || std::ferror(file_))
+    throw RunError("cannot write '" + path_ + "': " + std::strerror(errno));
+}
+
+}  // namespace squall::io

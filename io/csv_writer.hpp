@@ -1,0 +1,31 @@
+#pragma once
+/// A CSV time series written row by row and flushed after every row, so a run that dies
+/// keeps every row it reached. Only the rank that opens it writes.
+#include <cstdio>
+#include <string>
+#include <vector>
+
+namespace squall::io {
+
+class CsvWriter {
+ public:
+  CsvWriter() = default;
+  /// Creates `path` with the header line; RunError naming the file on failure.
+  CsvWriter(const std::string& path, const std::vector<std::string>& columns);
+  ~CsvWriter();
+  CsvWriter(const CsvWriter&) = delete;
+  CsvWriter& operator=(const CsvWriter&) = delete;
+  CsvWriter(CsvWriter&& other) noexcept;
+  CsvWriter& operator=(CsvWriter&& other) noexcept;
+
+  bool is_open() const { return file_ != nullptr; }
+  /// Appends one row (17 significant digits) and flushes it.
+  void row(const std::vector<double>& values);
+
+ private:
+  std::string path_;
+  std::FILE* file_ = nullptr;
+  std::size_t columns_ = 0;
+};
+
+}  // namespace squall::io

@@ -1,0 +1,60 @@
+#pragma once
+/// Data layout of the DG solution, fixed here and nowhere else.
+///
+/// State q(e, v, n): local element e, conservative variable v, volume node
+/// n = i + (N+1) (j + (N+1) k), LayoutRight, so one variable of one element is a
+/// contiguous run of (N+1)^3 values: unit stride over the x index for CPU vector loops,
+/// and consecutive threads on consecutive nodes coalesce on GPUs.
+/// Face node m = a + (N+1) b, (a, b) the node indices along the two tangential
+/// directions in increasing order (x before y before z), the same on both sides of a face.
+#include "core/types.hpp"
+#include "physics/state.hpp"
+
+namespace squall::dg {
+
+using StateView = DeviceView<Real***>;  ///< (element, variable, node)
+using AuxView = DeviceView<Real***>;    ///< (element, aux variable, node): rho_ref, p_ref, phi
+using CoordView = DeviceView<Real***>;  ///< (element, direction, node): node coordinates [m]
+
+template <int N>
+struct Layout {
+  static constexpr int n1 = N + 1;              ///< nodes per direction
+  static constexpr int nodes = n1 * n1 * n1;    ///< nodes per element
+  static constexpr int face_nodes = n1 * n1;    ///< nodes per face
+
+  KOKKOS_INLINE_FUNCTION static constexpr int node(int i, int j, int k) {
+    return i + n1 * (j + n1 * k);
+  }
+  /// Index of volume node n along direction d.
+  KOKKOS_INLINE_FUNCTION static constexpr int index(int n, int d) {
+    return d == 0 ? n % n1 : d == 1 ? (n / n1) % n1 : n / (n1 * n1);
+  }
+  /// Volume node n with its index along d replaced by m.
+  KOKKOS_INLINE_FUNCTION static constexpr int along(int n, int d, int m) {
+    return d == 0 ? n - index(n, 0) + m
+                  : d == 1 ? n + n1 * (m - index(n, 1)) : n + n1 * n1 * (m - index(n, 2));
+  }
+  /// Face node of volume node n on a face normal to d.
+  KOKKOS_INLINE_FUNCTION static constexpr int face_node_of(int n, int d) {
+    return d == 0 ? index(n, 1) + n1 * index(n, 2)
+                  : d == 1 ? index(n, 0) + n1 * index(n, 2) : index(n, 0) + n1 * index(n, 1);
+  }
+  /// Volume node of face node m on the element face `local_face` (2d: low, 2d+1: high).
+  KOKKOS_INLINE_FUNCTION static constexpr int volume_node_of(int m, int local_face) {
+    const int d = local_face / 2, s = (local_face % 2) * N, a = m % n1, b = m / n1;
+    return d == 0 ? node(s, a, b) : d == 1 ? node(a, s, b) : node(a, b, s);
+  }
+};
+
+/// Reads the conservative state of node n of element e.
+KOKKOS_INLINE_FUNCTION physics::Cons load(const StateView& q, int e, int n) {
+  physics::Cons s;
+  for (int v = 0; v < physics::nvar; ++v) s[v] = q(e, v, n);
+  return s;
+}
+
+KOKKOS_INLINE_FUNCTION physics::Aux load_aux(const AuxView& aux, int e, int n) {
+  return {aux(e, 0, n), aux(e, 1, n), aux(e, 2, n)};
+}
+
+}  // namespace squall::dg

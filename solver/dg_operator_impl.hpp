@@ -1,0 +1,208 @@
+#pragma once
+// Implementation of DgOperator<N> (included from dg_operator.hpp).
+#include "physics/numerical_flux.hpp"
+
+namespace squall::dg {
+
+template <int N>
+DgOperator<N>::DgOperator(const mesh::LocalMesh& mesh, const Basis<N>& basis,
+                          const Geometry& geometry, AuxView aux, Real gravity, MPI_Comm comm,
+                          Timers& timers)
+    : elements_(mesh.element_count()), basis_(basis), gravity_(gravity), aux_(aux), timers_(timers) {
+  for (int d = 0; d < 3; ++d) two_over_h_[d] = 2 / geometry.h[d];
+
+  const int ni = static_cast<int>(mesh.interior_faces().size());
+  const int nb = static_cast<int>(mesh.boundary_faces().size());
+  const int nm = static_cast<int>(mesh.mpi_faces().size());
+  interior_ = DeviceView<int* [3]>("dg::interior_faces", ni);
+  boundary_ = DeviceView<int* [2]>("dg::boundary_faces", nb);
+  mpi_ = DeviceView<int* [3]>("dg::mpi_faces", nm);
+  auto ih = Kokkos::create_mirror_view(interior_);
+  auto bh = Kokkos::create_mirror_view(boundary_);
+  auto mh = Kokkos::create_mirror_view(mpi_);
+  for (int f = 0; f < ni; ++f) {
+    const auto& face = mesh.interior_faces()[f];
+    ih(f, 0) = face.element_minus, ih(f, 1) = face.element_plus, ih(f, 2) = face.direction;
+  }
+  for (int f = 0; f < nb; ++f)
+    bh(f, 0) = mesh.boundary_faces()[f].element, bh(f, 1) = mesh.boundary_faces()[f].local_face;
+  for (int f = 0; f < nm; ++f) {
+    const auto& face = mesh.mpi_faces()[f];
+    mh(f, 0) = face.element, mh(f, 1) = face.local_face, mh(f, 2) = face.is_minus ? 1 : 0;
+  }
+  Kokkos::deep_copy(interior_, ih);
+  Kokkos::deep_copy(boundary_, bh);
+  Kokkos::deep_copy(mpi_, mh);
+
+  flux_ = DeviceView<Real***>("dg::volume_flux", elements_, 3 * physics::nvar, L::nodes);
+  surface_ = DeviceView<Real****>("dg::surface", elements_, 6, physics::nvar, L::face_nodes);
+  halo_ = std::make_unique<mesh::HaloExchange>(mesh, physics::nvar * L::face_nodes, comm);
+}
+
+template <int N>
+void DgOperator<N>::operator()(Real /*t*/, const FlatView& q_flat, const FlatView& dq_flat) {
+  const StateView q = state_view(q_flat), dq = state_view(dq_flat);
+  // 1. Start the halo exchange: this rank's traces on MPI faces go out.
+  start_halo_exchange(q);
+  // 2. Volume integral (overlaps the exchange).
+  volume_integral(q, dq);
+  // 3. Interior faces (overlap the exchange).
+  interior_faces(q);
+  // 4. Finish the halo exchange.
+  {
+    ScopedTimer timer(timers_, "halo_wait", false);
+    halo_->finish();
+  }
+  // 5. MPI faces, with the neighbours' traces.
+  mpi_faces(q);
+  // 6. Boundary faces (walls).
+  boundary_faces(q);
+  // 7. Surface lift: face corrections into the end nodes.
+  surface_lift(dq);
+  // 8. Sources.
+  sources(q, dq);
+}
+
+template <int N>
+void DgOperator<N>::start_halo_exchange(const StateView& q) {
+  ScopedTimer timer(timers_, "halo_start");
+  const auto send = halo_->send_buffer();
+  const auto faces = mpi_;
+  parallel_for("dg::pack_halo", static_cast<int>(faces.extent(0)), L::face_nodes,
+               KOKKOS_LAMBDA(const int f, const int m) {
+                 const int n = L::volume_node_of(m, faces(f, 1));
+                 for (int v = 0; v < physics::nvar; ++v)
+                   send(f, v * L::face_nodes + m) = q(faces(f, 0), v, n);
+               });
+  halo_->start();
+}
+
+template <int N>
+void DgOperator<N>::volume_integral(const StateView& q, const StateView& dq) {
+  ScopedTimer timer(timers_, "volume");
+  const auto F = flux_;
+  const auto aux = aux_;
+  parallel_for("dg::volume_flux", elements_, L::nodes, KOKKOS_LAMBDA(const int e, const int n) {
+    const physics::Cons s = load(q, e, n);
+    const physics::Aux a = load_aux(aux, e, n);
+    const physics::Prim w = physics::primitive(s, a.phi);
+    for (int d = 0; d < 3; ++d) {
+      const physics::Cons f = physics::flux(s, w, a.p_ref, d);
+      for (int v = 0; v < physics::nvar; ++v) F(e, d * physics::nvar + v, n) = f[v];
+    }
+  });
+  const Basis<N> b = basis_;
+  const Real s0 = two_over_h_[0], s1 = two_over_h_[1], s2 = two_over_h_[2];
+  parallel_for("dg::volume_integral", elements_, L::nodes, KOKKOS_LAMBDA(const int e, const int n) {
+    const Real scale[3] = {s0, s1, s2};
+    for (int v = 0; v < physics::nvar; ++v) {
+      Real sum = 0;
+      for (int d = 0; d < 3; ++d) {
+        const int i = L::index(n, d);
+        Real derivative = 0;
+        for (int m = 0; m < L::n1; ++m)
+          derivative += b.D[i][m] * F(e, d * physics::nvar + v, L::along(n, d, m));
+        sum += scale[d] * derivative;
+      }
+      dq(e, v, n) = -sum;
+    }
+  });
+}
+
+template <int N>
+void DgOperator<N>::interior_faces(const StateView& q) {
+  ScopedTimer timer(timers_, "interior_faces");
+  const auto faces = interior_;
+  const auto F = flux_;
+  const auto S = surface_;
+  const auto aux = aux_;
+  parallel_for("dg::interior_faces", static_cast<int>(faces.extent(0)), L::face_nodes,
+               KOKKOS_LAMBDA(const int f, const int m) {
+                 const int em = faces(f, 0), ep = faces(f, 1), d = faces(f, 2);
+                 const int nm = L::volume_node_of(m, 2 * d + 1), np = L::volume_node_of(m, 2 * d);
+                 const physics::Cons fs =
+                     physics::rusanov(load(q, em, nm), load(q, ep, np), load_aux(aux, em, nm), d);
+                 for (int v = 0; v < physics::nvar; ++v) {
+                   S(em, 2 * d + 1, v, m) = fs[v] - F(em, d * physics::nvar + v, nm);
+                   S(ep, 2 * d, v, m) = fs[v] - F(ep, d * physics::nvar + v, np);
+                 }
+               });
+}
+
+template <int N>
+void DgOperator<N>::mpi_faces(const StateView& q) {
+  ScopedTimer timer(timers_, "mpi_faces");
+  const auto faces = mpi_;
+  const auto recv = halo_->recv_buffer();
+  const auto F = flux_;
+  const auto S = surface_;
+  const auto aux = aux_;
+  parallel_for("dg::mpi_faces", static_cast<int>(faces.extent(0)), L::face_nodes,
+               KOKKOS_LAMBDA(const int f, const int m) {
+                 const int e = faces(f, 0), lf = faces(f, 1), d = lf / 2;
+                 const int n = L::volume_node_of(m, lf);
+                 const physics::Cons inner = load(q, e, n);
+                 physics::Cons outer;
+                 for (int v = 0; v < physics::nvar; ++v) outer[v] = recv(f, v * L::face_nodes + m);
+                 const physics::Aux a = load_aux(aux, e, n);
+                 const physics::Cons fs = faces(f, 2) ? physics::rusanov(inner, outer, a, d)
+                                                      : physics::rusanov(outer, inner, a, d);
+                 for (int v = 0; v < physics::nvar; ++v)
+                   S(e, lf, v, m) = fs[v] - F(e, d * physics::nvar + v, n);
+               });
+}
+
+template <int N>
+void DgOperator<N>::boundary_faces(const StateView& q) {
+  ScopedTimer timer(timers_, "boundary_faces");
+  const auto faces = boundary_;
+  const auto F = flux_;
+  const auto S = surface_;
+  const auto aux = aux_;
+  parallel_for("dg::boundary_faces", static_cast<int>(faces.extent(0)), L::face_nodes,
+               KOKKOS_LAMBDA(const int f, const int m) {
+                 const int e = faces(f, 0), lf = faces(f, 1), d = lf / 2;
+                 const int n = L::volume_node_of(m, lf);
+                 const physics::Cons inner = load(q, e, n);
+                 const physics::Cons outer = physics::mirror(inner, d);
+                 const physics::Aux a = load_aux(aux, e, n);
+                 // The wall is the plus side of a high face and the minus side of a low one.
+                 const physics::Cons fs = (lf % 2) ? physics::rusanov(inner, outer, a, d)
+                                                   : physics::rusanov(outer, inner, a, d);
+                 for (int v = 0; v < physics::nvar; ++v)
+                   S(e, lf, v, m) = fs[v] - F(e, d * physics::nvar + v, n);
+               });
+}
+
+template <int N>
+void DgOperator<N>::surface_lift(const StateView& dq) {
+  ScopedTimer timer(timers_, "surface_lift");
+  const auto S = surface_;
+  // (2/h_d) / w_0 per direction; w_0 = w_N for LGL.
+  const Real l0 = two_over_h_[0] / basis_.w[0], l1 = two_over_h_[1] / basis_.w[0],
+             l2 = two_over_h_[2] / basis_.w[0];
+  parallel_for("dg::surface_lift", elements_, L::nodes, KOKKOS_LAMBDA(const int e, const int n) {
+    const Real lift[3] = {l0, l1, l2};
+    for (int d = 0; d < 3; ++d) {
+      const int i = L::index(n, d);
+      if (i != 0 && i != N) continue;
+      const int m = L::face_node_of(n, d);
+      const int lf = 2 * d + (i == N ? 1 : 0);
+      const Real sign = i == N ? -1 : 1;
+      for (int v = 0; v < physics::nvar; ++v) dq(e, v, n) += sign * lift[d] * S(e, lf, v, m);
+    }
+  });
+}
+
+template <int N>
+void DgOperator<N>::sources(const StateView& q, const StateView& dq) {
+  ScopedTimer timer(timers_, "sources");
+  if (gravity_ == 0) return;
+  const auto aux = aux_;
+  const Real g = gravity_;
+  parallel_for("dg::sources", elements_, L::nodes, KOKKOS_LAMBDA(const int e, const int n) {
+    dq(e, physics::i_rhow, n) += physics::buoyancy_source(q(e, physics::i_rho, n), aux(e, 0, n), g);
+  });
+}
+
+}  // namespace squall::dg

@@ -1,0 +1,65 @@
+#pragma once
+/// Fills DG fields from a pointwise function of position: what cases use to set their
+/// initial state and exact solution. The function is a device functor
+///   PointState f(Real x, Real y, Real z) const
+/// (a struct with a KOKKOS_INLINE_FUNCTION call operator).
+#include "core/launch.hpp"
+#include "physics/euler.hpp"
+#include "solver/dg_layout.hpp"
+
+namespace squall {
+
+/// A point's state as a case describes it: primitive variables and the hydrostatic
+/// reference state at that point.
+struct PointState {
+  Real rho, u, v, w, T;  ///< density, velocity, temperature
+  Real rho_ref, p_ref;   ///< reference state (0, 0 without gravity)
+};
+
+/// q and aux at every node from f; the geopotential is g z.
+template <class F>
+void fill_pointwise(const std::string& label, const dg::CoordView& x, const dg::StateView& q,
+                    const dg::AuxView& aux, Real g, const F& f) {
+  const int elements = static_cast<int>(q.extent(0)), nodes = static_cast<int>(q.extent(2));
+  parallel_for(label, elements, nodes, KOKKOS_LAMBDA(const int e, const int n) {
+    const Real z = x(e, 2, n);
+    const PointState p = f(x(e, 0, n), x(e, 1, n), z);
+    const Real phi = g * z;
+    const physics::Cons s = physics::conservative(p.rho, p.u, p.v, p.w, p.T, phi);
+    for (int v = 0; v < physics::nvar; ++v) q(e, v, n) = s[v];
+    aux(e, 0, n) = p.rho_ref;
+    aux(e, 1, n) = p.p_ref;
+    aux(e, 2, n) = phi;
+  });
+}
+
+/// q only (an exact solution at some time), geopotential g z.
+template <class F>
+void fill_state(const std::string& label, const dg::CoordView& x, const dg::StateView& q, Real g,
+                const F& f) {
+  const int elements = static_cast<int>(q.extent(0)), nodes = static_cast<int>(q.extent(2));
+  parallel_for(label, elements, nodes, KOKKOS_LAMBDA(const int e, const int n) {
+    const Real z = x(e, 2, n);
+    const PointState p = f(x(e, 0, n), x(e, 1, n), z);
+    const physics::Cons s = physics::conservative(p.rho, p.u, p.v, p.w, p.T, g * z);
+    for (int v = 0; v < physics::nvar; ++v) q(e, v, n) = s[v];
+  });
+}
+
+}  // namespace squall
+
+namespace squall {
+
+/// Makes the reference state the discrete state itself: rho_ref = rho and p_ref the
+/// pressure computed from q, so that state is an exact discrete equilibrium (the
+/// pressure perturbation and the buoyancy vanish bitwise).
+inline void reference_from_state(const dg::StateView& q, const dg::AuxView& aux) {
+  const int elements = static_cast<int>(q.extent(0)), nodes = static_cast<int>(q.extent(2));
+  parallel_for("case::reference_from_state", elements, nodes, KOKKOS_LAMBDA(const int e, const int n) {
+    const physics::Prim w = physics::primitive(dg::load(q, e, n), aux(e, 2, n));
+    aux(e, 0, n) = w.rho;
+    aux(e, 1, n) = w.p;
+  });
+}
+
+}  // namespace squall

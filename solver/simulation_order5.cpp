@@ -1,0 +1,4 @@
+// run_dg<5>, in a file of its own so the orders compile in parallel.
+#include "solver/simulation_impl.hpp"
+
+template void squall::run_dg<5>(const squall::RunContext&);

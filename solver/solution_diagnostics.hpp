@@ -1,0 +1,38 @@
+#pragma once
+/// Global quantities of a solution, computed at output times from host copies:
+/// integrals with the DG quadrature (reproducible sums), error norms against an exact
+/// solution, and a checksum of the state that does not depend on the partition.
+#include <mpi.h>
+
+#include <array>
+#include <string>
+#include <vector>
+
+#include "solver/case.hpp"
+
+namespace squall {
+
+/// Quadrature weight of each volume node (w_i w_j w_k) times the element Jacobian.
+struct NodeWeights {
+  std::vector<double> w;
+};
+
+NodeWeights node_weights(const std::vector<double>& lgl_weights, double jacobian);
+
+/// Integrals of rho and rho e over the domain (identical bits on any rank count).
+std::array<double, 2> mass_and_energy(const HostSolution& s, const NodeWeights& weights, MPI_Comm comm);
+
+/// L2 (sqrt of the domain mean of the squared error) and Linf error of each conservative
+/// variable; `volume` is the domain volume.
+void error_norms(const HostView<Real***>& q, const HostView<Real***>& exact, const NodeWeights& weights,
+                 double volume, MPI_Comm comm, std::vector<double>& l2, std::vector<double>& linf);
+
+/// Hex digest of the state: a 64-bit hash of each element's bytes seeded with its global
+/// id, combined by XOR over elements, so it depends on the values and global numbering
+/// only, not on which rank holds what.
+std::string state_checksum(const HostSolution& s, MPI_Comm comm);
+
+/// The names of the conservative variables, in state order.
+const std::vector<std::string>& conservative_names();
+
+}  // namespace squall
