@@ -22,7 +22,7 @@ TEST_CASE("an empty config takes every default", "[config]") {
   CHECK(c.mesh.domain[2][1] == 1000.0);
   CHECK(c.dg.order == 4);
   CHECK(c.time.integrator == "lsrk54");
-  CHECK(c.time.cfl == 0.5);
+  CHECK(c.time.cfl == 0.3);
   CHECK(c.time.max_steps == 0);
   CHECK(squall::io::resolved_output_dir(c) == "output/rising_bubble");
 }

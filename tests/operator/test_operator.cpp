@@ -1,0 +1,128 @@
+// The DG operator: free-stream preservation, exact rest of a balanced atmosphere, and
+// discrete conservation of mass and energy in a closed box.
+#include <catch2/catch.hpp>
+#include <cmath>
+
+#include "cases/registry.hpp"
+#include "core/reproducible_sum.hpp"
+#include "solver/dg_operator.hpp"
+#include "solver/pointwise_fill.hpp"
+
+using namespace squall;
+using namespace squall::dg;
+
+namespace {
+
+struct UniformFlow {
+  KOKKOS_INLINE_FUNCTION PointState operator()(Real, Real, Real) const {
+    return {1.2, 10.0, 5.0, -3.0, 300.0, 0.0, 0.0};
+  }
+};
+
+/// A smooth, non-trivial state in a box with walls at z = 0 and 1000 m.
+struct Wavy {
+  KOKKOS_INLINE_FUNCTION PointState operator()(Real x, Real y, Real z) const {
+    const Real s = math::sin(Real(0.006) * x + Real(0.004) * y) * math::cos(Real(0.003) * z);
+    const Real p = 1e5 * math::exp(-physics::grav * z / (physics::R_d * 300));
+    return {p / (physics::R_d * 300) * (1 + Real(0.01) * s), 5 * s, -3 * s, 2 * s, 300 + 2 * s, 1.0, p};
+  }
+};
+
+template <int N>
+struct Setup {
+  mesh::Brick brick;
+  mesh::LocalMesh mesh;
+  Basis<N> basis = Basis<N>::make();
+  Geometry geometry;
+  Timers timers;
+  FlatView q, dq;
+  AuxView aux;
+
+  explicit Setup(std::array<bool, 3> periodic)
+      : brick({3, 2, 2}, {{{0, 1500}, {0, 1000}, {0, 1000}}}, periodic),
+        mesh(brick, mesh::CartesianPartition::choose({3, 2, 2}, 1), 0),
+        geometry(make_geometry<N>(mesh, basis)) {
+    const std::size_t size = static_cast<std::size_t>(mesh.element_count()) * physics::nvar * Layout<N>::nodes;
+    q = FlatView("q", size);
+    dq = FlatView("dq", size);
+    aux = AuxView("aux", mesh.element_count(), physics::naux, Layout<N>::nodes);
+  }
+  StateView state() const { return StateView(q.data(), mesh.element_count(), physics::nvar, Layout<N>::nodes); }
+  HostView<Real***> rhs(Real gravity) {
+    DgOperator<N> op(mesh, basis, geometry, aux, gravity, MPI_COMM_WORLD, timers);
+    op(0.0, q, dq);
+    return Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), op.state_view(dq));
+  }
+};
+
+double max_abs(const HostView<Real***>& v) {
+  double m = 0;
+  for (size_t i = 0; i < v.size(); ++i) m = std::max(m, std::fabs(v.data()[i]));
+  return m;
+}
+
+template <int N>
+void check_free_stream() {
+  INFO("N = " << N);
+  Setup<N> s({true, true, true});
+  fill_pointwise("test::uniform", s.geometry.x, s.state(), s.aux, 0.0, UniformFlow{});
+  // The largest flux is about rho e u ~ 1.2 * 2.2e5 * 10; its derivative through D has
+  // entries ~ (N+1)^2 * 2/h: round-off there is ~1e-16 of that.
+  const double scale = 1.2 * 2.2e5 * 10 * (N + 1) * (N + 1) * 2 / 500.0;
+  CHECK(max_abs(s.rhs(0.0)) <= 1e-13 * scale);
+}
+
+template <int N>
+void check_rest() {
+  INFO("N = " << N);
+  Setup<N> s({true, true, false});
+  Config config;
+  cases::make_rest_atmosphere(config)->initialize(s.geometry.x, s.state(), s.aux);
+  // The reference state is the discrete state, so every flux and source term is an exact
+  // zero: the right-hand side vanishes bitwise, not just to round-off.
+  CHECK(max_abs(s.rhs(physics::grav)) == 0.0);
+}
+
+template <int N>
+void check_conservation() {
+  INFO("N = " << N);
+  Setup<N> s({true, true, false});
+  fill_pointwise("test::wavy", s.geometry.x, s.state(), s.aux, physics::grav, Wavy{});
+  const auto dq = s.rhs(physics::grav);
+  std::vector<double> w;
+  std::vector<double> lgl(s.basis.w, s.basis.w + N + 1);
+  // d/dt of the integrals: sum of quadrature weight x tendency, exactly summed.
+  ExactSum mass, energy;
+  double mass_scale = 0, energy_scale = 0;
+  for (size_t e = 0; e < dq.extent(0); ++e)
+    for (int n = 0; n < Layout<N>::nodes; ++n) {
+      const double weight = lgl[Layout<N>::index(n, 0)] * lgl[Layout<N>::index(n, 1)] * lgl[Layout<N>::index(n, 2)];
+      mass.add(weight * dq(e, physics::i_rho, n));
+      energy.add(weight * dq(e, physics::i_rhoe, n));
+      mass_scale += weight * std::fabs(dq(e, physics::i_rho, n));
+      energy_scale += weight * std::fabs(dq(e, physics::i_rhoe, n));
+    }
+  REQUIRE(mass_scale > 0);  // the state really evolves
+  CHECK(std::fabs(mass.value()) <= 1e-13 * mass_scale);
+  CHECK(std::fabs(energy.value()) <= 1e-13 * energy_scale);
+}
+
+}  // namespace
+
+TEST_CASE("free stream is preserved to round-off", "[operator]") {
+  check_free_stream<1>();
+  check_free_stream<2>();
+  check_free_stream<4>();
+}
+
+TEST_CASE("the resting atmosphere has an exactly zero right-hand side", "[operator]") {
+  check_rest<1>();
+  check_rest<3>();
+  check_rest<4>();
+}
+
+TEST_CASE("mass and total energy are conserved discretely in a closed box", "[operator]") {
+  check_conservation<2>();
+  check_conservation<3>();
+  check_conservation<5>();
+}

@@ -1,0 +1,55 @@
+// Time integrators on an ODE with a known solution: the harmonic oscillator
+// y'' = -y, as y0' = y1, y1' = -y0, exact y0 = cos t. Halving dt divides the error by
+// 2^p; the observed order must be p within 0.2.
+#include <catch2/catch.hpp>
+#include <cmath>
+
+#include "solver/time_integrator.hpp"
+
+using namespace squall;
+
+namespace {
+
+struct Oscillator {
+  void operator()(Real, const FlatView& q, const FlatView& dq) const {
+    parallel_for("test::oscillator", 1, KOKKOS_LAMBDA(const int) {
+      dq(0) = q(1);
+      dq(1) = -q(0);
+    });
+  }
+};
+
+double error_at_end(const std::string& scheme, int steps) {
+  TimeIntegrator rk(scheme, 2);
+  FlatView q("q", 2);
+  Kokkos::deep_copy(q, 0.0);
+  auto h = Kokkos::create_mirror_view(q);
+  h(0) = 1, h(1) = 0;
+  Kokkos::deep_copy(q, h);
+  const double end = 2.0, dt = end / steps;
+  Oscillator rhs;
+  for (int s = 0; s < steps; ++s) rk.step(rhs, s * dt, dt, q);
+  Kokkos::deep_copy(h, q);
+  return std::hypot(h(0) - std::cos(end), h(1) + std::sin(end));
+}
+
+double observed_order(const std::string& scheme) {
+  const double coarse = error_at_end(scheme, 20), fine = error_at_end(scheme, 40);
+  return std::log2(coarse / fine);
+}
+
+}  // namespace
+
+TEST_CASE("lsrk54 is fourth order", "[integrator]") {
+  CHECK(TimeIntegrator("lsrk54", 1).stages() == 5);
+  CHECK(observed_order("lsrk54") == Approx(4.0).margin(0.2));
+}
+
+TEST_CASE("ssprk33 is third order", "[integrator]") {
+  CHECK(TimeIntegrator("ssprk33", 1).stages() == 3);
+  CHECK(observed_order("ssprk33") == Approx(3.0).margin(0.2));
+}
+
+TEST_CASE("an unknown integrator is an input error", "[integrator]") {
+  CHECK_THROWS_AS(TimeIntegrator("euler", 1), InputError);
+}
