@@ -33,6 +33,8 @@ struct RunSummary {
   double mass_budget_residual = 0;
   double energy_budget_residual = 0;
   std::string state_checksum;
+  /// Domain-mean L2 norm of each conservative variable (regression tests compare them).
+  std::vector<double> state_l2;
   /// Errors against the exact solution (empty without one): variable names and norms.
   std::vector<std::string> error_variables;
   std::vector<double> l2_errors, linf_errors;

@@ -11,7 +11,8 @@ with open(path) as f:
 
 errors = []
 for key in ("case", "version", "backend", "ranks", "polynomial_order", "elements", "dof",
-            "steps", "rk_stages", "final_time", "wall_seconds", "pid_seconds", "timers"):
+            "steps", "rk_stages", "final_time", "wall_seconds", "pid_seconds", "timers",
+            "conservation", "state_checksum", "case_diagnostics"):
     if key not in s:
         errors.append(f"missing key {key}")
 if not errors:
@@ -29,6 +30,13 @@ if not errors:
         errors.append(f"rank_grid {grid} does not multiply to {ranks}")
     if s["rk_stages"] not in (3, 5):
         errors.append(f"rk_stages {s['rk_stages']}")
+    if s["steps"] != 5 or not s["final_time"] > 0 or not s["pid_seconds"] > 0:
+        errors.append(f"steps {s['steps']}, final_time {s['final_time']}, pid {s['pid_seconds']}")
+    if len(s["state_checksum"]) != 16:
+        errors.append(f"state_checksum {s['state_checksum']!r}")
+    for key in ("mass_relative_change", "total_energy_relative_change"):
+        if abs(s["conservation"][key]) > 1e-12:
+            errors.append(f"conservation.{key} = {s['conservation'][key]}")
     for name, t in s["timers"].items():
         if not t["min"] <= t["mean"] <= t["max"]:
             errors.append(f"timer {name}: min/mean/max out of order")

@@ -1,0 +1,55 @@
+#!/usr/bin/env python3
+"""Checks values in summary.json files.
+
+  check_summary.py bound SUMMARY KEY MAX      |value at KEY| <= MAX (KEY like a.b.c)
+  check_summary.py same-checksum SUMMARY...  all state_checksum values are equal
+  check_summary.py reference SUMMARY REF     every "KEY VALUE" line of REF matches
+                                             within a relative 1e-9 (absolute 1e-15
+                                             times the largest value of the file)
+"""
+import json
+import sys
+
+
+def load(path):
+    with open(path) as f:
+        return json.load(f)
+
+
+def lookup(summary, key):
+    value = summary
+    for part in key.split("."):
+        value = value[part]
+    return value
+
+
+def main(argv):
+    mode = argv[1]
+    if mode == "bound":
+        summary, key, bound = load(argv[2]), argv[3], float(argv[4])
+        value = lookup(summary, key)
+        print(f"{key} = {value!r} (bound {bound:g})")
+        return 0 if abs(value) <= bound else 1
+    if mode == "same-checksum":
+        sums = [(path, load(path)["state_checksum"]) for path in argv[2:]]
+        for path, checksum in sums:
+            print(f"{path}: {checksum} ({load(path)['ranks']} ranks)")
+        return 0 if len({c for _, c in sums}) == 1 and len(sums) > 1 else 1
+    if mode == "reference":
+        summary = load(argv[2])
+        with open(argv[3]) as f:
+            rows = [line.split() for line in f if line.strip() and not line.startswith("#")]
+        scale = max(abs(float(v)) for _, v in rows)
+        failed = 0
+        for key, expected in rows:
+            value, expected = float(lookup(summary, key)), float(expected)
+            ok = abs(value - expected) <= 1e-9 * abs(expected) + 1e-15 * scale
+            print(f"{'ok  ' if ok else 'FAIL'} {key}: {value!r} (reference {expected!r})")
+            failed += not ok
+        return 1 if failed else 0
+    print(__doc__)
+    return 2
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv))
