@@ -42,7 +42,8 @@ class DgOperator {
   /// dq = rhs(t, q). Collective (halo exchange).
   void operator()(Real t, const FlatView& q, const FlatView& dq);
 
- private:
+  // The phases of operator(), in order. Public because CUDA does not allow device
+  // lambdas in private member functions.
   void start_halo_exchange(const StateView& q);
   void volume_integral(const StateView& q, const StateView& dq);
   void interior_faces(const StateView& q);
@@ -51,6 +52,7 @@ class DgOperator {
   void surface_lift(const StateView& dq);
   void sources(const StateView& q, const StateView& dq);
 
+ private:
   int elements_;
   Basis<N> basis_;
   Real two_over_h_[3];

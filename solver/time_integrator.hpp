@@ -29,7 +29,9 @@ class TimeIntegrator {
     }
   }
 
- private:
+  // The two schemes; public because CUDA does not allow device lambdas in private
+  // member functions. Use step().
+
   /// Carpenter & Kennedy (1994), "Fourth-order 2N-storage Runge-Kutta schemes", NASA TM
   /// 109112, solution 3: du = a_s du + dt rhs(t + c_s dt, q); q = q + b_s du.
   template <class Rhs>
@@ -79,6 +81,7 @@ class TimeIntegrator {
     }
   }
 
+ private:
   std::string name_;
   bool lsrk_ = true;
   int stages_ = 5;
