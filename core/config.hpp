@@ -19,6 +19,7 @@ struct MeshConfig {
 
 struct DgConfig {
   int order = 0;
+  std::string volume_flux;  ///< "standard" or "kennedy_gruber"
 };
 
 struct TimeConfig {

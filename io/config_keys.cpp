@@ -24,6 +24,8 @@ const std::vector<KeySpec>& config_keys() {
      "periodic [x, y, z]; a direction that is not periodic has a wall at each end"},
     {"dg", "order", "4", "an integer in 1..8",
      "polynomial order N of the Lagrange basis on (N+1)^3 LGL nodes per element"},
+    {"dg", "volume_flux", "\"kennedy_gruber\"", "one of \"standard\", \"kennedy_gruber\"",
+     "volume integral: standard DGSEM, or split form with the Kennedy-Gruber flux"},
     {"time", "end_time", "1000.0", "a finite number >= 0 (seconds)",
      "simulated time at which the run ends [s]"},
     {"time", "max_steps", "0", "an integer >= 0",

@@ -300,6 +300,13 @@ Config parse_config(const std::string& text, const std::string& source,
     c.dg.order = static_cast<int>(n);
   }
   {
+    const KeySpec& k = spec("dg", "volume_flux");
+    const Located v = values.at(k);
+    c.dg.volume_flux = get_string(v, k);
+    if (c.dg.volume_flux != "standard" && c.dg.volume_flux != "kennedy_gruber")
+      fail(v, full_name(k), k.expected);
+  }
+  {
     const KeySpec& k = spec("time", "end_time");
     const Located v = values.at(k);
     c.time.end_time = get_number(v, k);

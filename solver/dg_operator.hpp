@@ -28,9 +28,10 @@ class DgOperator {
   using L = Layout<N>;
 
   /// `aux` holds the reference state and geopotential of every node; `gravity` [m s^-2]
-  /// scales the buoyancy source (0 switches it off).
+  /// scales the buoyancy source (0 switches it off); `split_form` selects the
+  /// Kennedy-Gruber flux-differencing volume integral instead of the standard one.
   DgOperator(const mesh::LocalMesh& mesh, const Basis<N>& basis, const Geometry& geometry,
-             AuxView aux, Real gravity, MPI_Comm comm, Timers& timers);
+             AuxView aux, Real gravity, MPI_Comm comm, Timers& timers, bool split_form = false);
 
   int element_count() const { return elements_; }
   /// Reals in a state: elements x variables x nodes.
@@ -46,6 +47,7 @@ class DgOperator {
   // lambdas in private member functions.
   void start_halo_exchange(const StateView& q);
   void volume_integral(const StateView& q, const StateView& dq);
+  void volume_integral_split(const StateView& dq);
   void interior_faces(const StateView& q);
   void mpi_faces(const StateView& q);
   void boundary_faces(const StateView& q);
@@ -57,11 +59,13 @@ class DgOperator {
   Basis<N> basis_;
   Real two_over_h_[3];
   Real gravity_;
+  bool split_form_;
   AuxView aux_;
   DeviceView<int* [3]> interior_;  ///< (element_minus, element_plus, direction)
   DeviceView<int* [2]> boundary_;  ///< (element, local face)
   DeviceView<int* [3]> mpi_;       ///< (element, local face, 1 if this side is minus)
   DeviceView<Real***> flux_;       ///< F_d(q) at every node: (element, d * nvar + v, node)
+  DeviceView<Real***> points_;     ///< split form: rho, u, v, w, p, e, p_ref per node
   DeviceView<Real****> surface_;   ///< F* - F(q) per element face: (element, face, v, face node)
   std::unique_ptr<mesh::HaloExchange> halo_;
   Timers& timers_;

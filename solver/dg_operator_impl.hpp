@@ -1,14 +1,20 @@
 #pragma once
 // Implementation of DgOperator<N> (included from dg_operator.hpp).
 #include "physics/numerical_flux.hpp"
+#include "physics/two_point_flux.hpp"
 
 namespace squall::dg {
 
 template <int N>
 DgOperator<N>::DgOperator(const mesh::LocalMesh& mesh, const Basis<N>& basis,
                           const Geometry& geometry, AuxView aux, Real gravity, MPI_Comm comm,
-                          Timers& timers)
-    : elements_(mesh.element_count()), basis_(basis), gravity_(gravity), aux_(aux), timers_(timers) {
+                          Timers& timers, bool split_form)
+    : elements_(mesh.element_count()),
+      basis_(basis),
+      gravity_(gravity),
+      split_form_(split_form),
+      aux_(aux),
+      timers_(timers) {
   for (int d = 0; d < 3; ++d) two_over_h_[d] = 2 / geometry.h[d];
 
   const int ni = static_cast<int>(mesh.interior_faces().size());
@@ -36,6 +42,7 @@ DgOperator<N>::DgOperator(const mesh::LocalMesh& mesh, const Basis<N>& basis,
 
   flux_ = DeviceView<Real***>("dg::volume_flux", elements_, 3 * physics::nvar, L::nodes);
   surface_ = DeviceView<Real****>("dg::surface", elements_, 6, physics::nvar, L::face_nodes);
+  if (split_form_) points_ = DeviceView<Real***>("dg::split_points", elements_, 7, L::nodes);
   halo_ = std::make_unique<mesh::HaloExchange>(mesh, physics::nvar * L::face_nodes, comm);
 }
 
@@ -81,6 +88,7 @@ template <int N>
 void DgOperator<N>::volume_integral(const StateView& q, const StateView& dq) {
   ScopedTimer timer(timers_, "volume");
   const auto F = flux_;
+  const auto P = points_;
   const auto aux = aux_;
   parallel_for("dg::volume_flux", elements_, L::nodes, KOKKOS_LAMBDA(const int e, const int n) {
     const physics::Cons s = load(q, e, n);
@@ -90,7 +98,16 @@ void DgOperator<N>::volume_integral(const StateView& q, const StateView& dq) {
       const physics::Cons f = physics::flux(s, w, a.p_ref, d);
       for (int v = 0; v < physics::nvar; ++v) F(e, d * physics::nvar + v, n) = f[v];
     }
+    if (P.extent(0) > 0) {
+      const physics::SplitPoint sp = physics::split_point(s, w, a.p_ref);
+      P(e, 0, n) = sp.rho, P(e, 1, n) = sp.u[0], P(e, 2, n) = sp.u[1], P(e, 3, n) = sp.u[2];
+      P(e, 4, n) = sp.p, P(e, 5, n) = sp.e, P(e, 6, n) = sp.p_ref;
+    }
   });
+  if (split_form_) {
+    volume_integral_split(dq);
+    return;
+  }
   const Basis<N> b = basis_;
   const Real s0 = two_over_h_[0], s1 = two_over_h_[1], s2 = two_over_h_[2];
   parallel_for("dg::volume_integral", elements_, L::nodes, KOKKOS_LAMBDA(const int e, const int n) {
@@ -106,6 +123,33 @@ void DgOperator<N>::volume_integral(const StateView& q, const StateView& dq) {
       }
       dq(e, v, n) = -sum;
     }
+  });
+}
+
+/// Split form: dq_i = -sum_d (2/h_d) sum_m 2 D_im F#(q_i, q_m) along d (flux
+/// differencing; Gassner, Winters & Kopriva 2016, eq. 3.20), surface terms as before.
+template <int N>
+void DgOperator<N>::volume_integral_split(const StateView& dq) {
+  const auto P = points_;
+  const Basis<N> b = basis_;
+  const Real s0 = two_over_h_[0], s1 = two_over_h_[1], s2 = two_over_h_[2];
+  parallel_for("dg::volume_integral_split", elements_, L::nodes, KOKKOS_LAMBDA(const int e, const int n) {
+    const Real scale[3] = {s0, s1, s2};
+    const auto point = [&](int node) {
+      return physics::SplitPoint{P(e, 0, node), {P(e, 1, node), P(e, 2, node), P(e, 3, node)},
+                                 P(e, 4, node), P(e, 5, node), P(e, 6, node)};
+    };
+    const physics::SplitPoint here = point(n);
+    physics::Cons sum{};
+    for (int d = 0; d < 3; ++d) {
+      const int i = L::index(n, d);
+      for (int m = 0; m < L::n1; ++m) {
+        const physics::Cons f = physics::kennedy_gruber(here, point(L::along(n, d, m)), d);
+        const Real weight = 2 * scale[d] * b.D[i][m];
+        for (int v = 0; v < physics::nvar; ++v) sum[v] += weight * f[v];
+      }
+    }
+    for (int v = 0; v < physics::nvar; ++v) dq(e, v, n) = -sum[v];
   });
 }
 

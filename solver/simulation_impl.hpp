@@ -88,7 +88,8 @@ void run_dg(const RunContext& ctx) {
   const dg::StateView q(q_flat.data(), elements, physics::nvar, L::nodes);
   const dg::AuxView aux("dg::aux", elements, physics::naux, L::nodes);
   the_case->initialize(geometry.x, q, aux);
-  dg::DgOperator<N> rhs(mesh, basis, geometry, aux, gravity, comm, ctx.timers);
+  dg::DgOperator<N> rhs(mesh, basis, geometry, aux, gravity, comm, ctx.timers,
+                        config.dg.volume_flux == "kennedy_gruber");
   TimeIntegrator integrator(config.time.integrator, rhs.state_size());
 
   // Host copies for output and diagnostics (copied only at output times).
