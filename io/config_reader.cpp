@@ -208,6 +208,35 @@ const toml::array& get_array(const Located& v, const KeySpec& key, size_t length
   return *a;
 }
 
+/// A finite number (integers accepted) for which `valid` holds.
+double number(Values& values, const char* section, const char* name, bool (*valid)(double)) {
+  const KeySpec& k = spec(section, name);
+  const Located v = values.at(k);
+  const double x = get_number(v, k);
+  if (!valid(x)) fail(v, full_name(k), k.expected);
+  return x;
+}
+
+/// An integer for which `valid` holds.
+long long integer(Values& values, const char* section, const char* name, bool (*valid)(long long)) {
+  const KeySpec& k = spec(section, name);
+  const Located v = values.at(k);
+  const long long n = get_integer(v, k);
+  if (!valid(n)) fail(v, full_name(k), k.expected);
+  return n;
+}
+
+/// One of the strings in `options`.
+std::string choice(Values& values, const char* section, const char* name,
+                   std::initializer_list<const char*> options) {
+  const KeySpec& k = spec(section, name);
+  const Located v = values.at(k);
+  const std::string text = get_string(v, k);
+  for (const char* option : options)
+    if (text == option) return text;
+  fail(v, full_name(k), k.expected);
+}
+
 }  // namespace
 
 std::string read_config_text(const std::string& path) {
@@ -292,62 +321,18 @@ Config parse_config(const std::string& text, const std::string& source,
       c.mesh.periodic[d] = a[d].value<bool>().value();
     }
   }
-  {
-    const KeySpec& k = spec("dg", "order");
-    const Located v = values.at(k);
-    const long long n = get_integer(v, k);
-    if (n < 1 || n > 8) fail(v, full_name(k), k.expected);
-    c.dg.order = static_cast<int>(n);
-  }
-  {
-    const KeySpec& k = spec("dg", "volume_flux");
-    const Located v = values.at(k);
-    c.dg.volume_flux = get_string(v, k);
-    if (c.dg.volume_flux != "standard" && c.dg.volume_flux != "kennedy_gruber")
-      fail(v, full_name(k), k.expected);
-  }
-  {
-    const KeySpec& k = spec("time", "end_time");
-    const Located v = values.at(k);
-    c.time.end_time = get_number(v, k);
-    if (c.time.end_time < 0) fail(v, full_name(k), k.expected);
-  }
-  {
-    const KeySpec& k = spec("time", "max_steps");
-    const Located v = values.at(k);
-    const long long n = get_integer(v, k);
-    if (n < 0) fail(v, full_name(k), k.expected);
-    c.time.max_steps = static_cast<long>(n);
-  }
-  {
-    const KeySpec& k = spec("time", "cfl");
-    const Located v = values.at(k);
-    c.time.cfl = get_number(v, k);
-    if (!(c.time.cfl > 0 && c.time.cfl <= 10)) fail(v, full_name(k), k.expected);
-  }
-  {
-    const KeySpec& k = spec("time", "dt");
-    const Located v = values.at(k);
-    c.time.dt = get_number(v, k);
-    if (c.time.dt < 0) fail(v, full_name(k), k.expected);
-  }
-  {
-    const KeySpec& k = spec("time", "integrator");
-    const Located v = values.at(k);
-    c.time.integrator = get_string(v, k);
-    if (c.time.integrator != "lsrk54" && c.time.integrator != "ssprk33")
-      fail(v, full_name(k), k.expected);
-  }
+  c.dg.order = static_cast<int>(integer(values, "dg", "order", [](long long n) { return n >= 1 && n <= 8; }));
+  c.dg.volume_flux = choice(values, "dg", "volume_flux", {"standard", "kennedy_gruber"});
+  c.time.end_time = number(values, "time", "end_time", [](double x) { return x >= 0; });
+  c.time.max_steps = static_cast<long>(integer(values, "time", "max_steps", [](long long n) { return n >= 0; }));
+  c.time.cfl = number(values, "time", "cfl", [](double x) { return x > 0 && x <= 10; });
+  c.time.dt = number(values, "time", "dt", [](double x) { return x >= 0; });
+  c.time.integrator = choice(values, "time", "integrator", {"lsrk54", "ssprk33"});
   {
     const KeySpec& k = spec("output", "dir");
     c.output.dir = get_string(values.at(k), k);
   }
-  {
-    const KeySpec& k = spec("output", "interval");
-    const Located v = values.at(k);
-    c.output.interval = get_number(v, k);
-    if (c.output.interval < 0) fail(v, full_name(k), k.expected);
-  }
+  c.output.interval = number(values, "output", "interval", [](double x) { return x >= 0; });
   return c;
 }
 
