@@ -25,6 +25,7 @@ struct DgConfig {
 struct TimeConfig {
   double end_time = 0;
   long max_steps = 0;
+  long warmup_steps = 0;  ///< steps left out of the timings
   double cfl = 0;
   double dt = 0;  ///< fixed time step; 0: from cfl
   std::string integrator;

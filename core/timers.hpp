@@ -23,6 +23,8 @@ class Timers {
   /// Adds `seconds` to the phase `name`, creating it if needed.
   void add(const std::string& name, double seconds);
   double seconds(const std::string& name) const;
+  /// Forgets every phase (e.g. after warm-up steps).
+  void clear() { entries_.clear(); }
   long calls(const std::string& name) const;
 
   /// Collective over `comm`. Every rank must pass the same set of phase names (a phase

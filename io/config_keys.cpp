@@ -30,6 +30,8 @@ const std::vector<KeySpec>& config_keys() {
      "simulated time at which the run ends [s]"},
     {"time", "max_steps", "0", "an integer >= 0",
      "stop after this many time steps even before end_time (0: no limit)"},
+    {"time", "warmup_steps", "0", "an integer >= 0",
+     "steps left out of wall_seconds, pid_seconds and the phase timers (benchmarks)"},
     {"time", "cfl", "0.3", "a number in (0, 10]",
      "Courant number: dt = cfl * min node spacing / max(|u| + c)"},
     {"time", "dt", "0.0", "a finite number >= 0 (seconds)",

@@ -325,6 +325,8 @@ Config parse_config(const std::string& text, const std::string& source,
   c.dg.volume_flux = choice(values, "dg", "volume_flux", {"standard", "kennedy_gruber"});
   c.time.end_time = number(values, "time", "end_time", [](double x) { return x >= 0; });
   c.time.max_steps = static_cast<long>(integer(values, "time", "max_steps", [](long long n) { return n >= 0; }));
+  c.time.warmup_steps =
+      static_cast<long>(integer(values, "time", "warmup_steps", [](long long n) { return n >= 0; }));
   c.time.cfl = number(values, "time", "cfl", [](double x) { return x > 0 && x <= 10; });
   c.time.dt = number(values, "time", "dt", [](double x) { return x >= 0; });
   c.time.integrator = choice(values, "time", "integrator", {"lsrk54", "ssprk33"});

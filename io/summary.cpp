@@ -26,11 +26,12 @@ void write_summary(const std::string& dir, const RunSummary& s) {
   j.set("elements", array_of(s.elements));
   j.set("dof", s.dof);
   j.set("steps", s.steps);
+  j.set("timed_steps", s.timed_steps);
   j.set("rk_stages", s.rk_stages);
   j.set("final_time", s.final_time);
   j.set("wall_seconds", s.wall_seconds);
-  // PID = wall x ranks / (DOF x stages x steps); undefined (null) without steps.
-  const double work = static_cast<double>(s.dof) * s.rk_stages * static_cast<double>(s.steps);
+  // PID = wall x ranks / (DOF x stages x timed steps); undefined (null) without steps.
+  const double work = static_cast<double>(s.dof) * s.rk_stages * static_cast<double>(s.timed_steps);
   j.set("pid_seconds", work > 0 ? Json(s.wall_seconds * s.ranks / work) : Json());
   Json faces = Json::object();
   faces.set("interior", s.face_counts[0]);

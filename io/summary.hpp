@@ -20,6 +20,7 @@ struct RunSummary {
   std::array<int, 3> elements{};
   long long dof = 0;
   long steps = 0;
+  long timed_steps = 0;  ///< steps after time.warmup_steps: those wall_seconds measures
   int rk_stages = 0;
   double final_time = 0;
   double wall_seconds = 0;  ///< time loop only

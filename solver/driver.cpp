@@ -99,11 +99,11 @@ void run_simulation(const Config& config, const CaseInfo& case_info, const std::
     default: throw InputError("dg.order must be in 1..8");
   }
   s.timers = timers.summarize(comm);
-  if (s.steps > 0)
+  if (s.timed_steps > 0)
   {
     char line[256];
     std::snprintf(line, sizeof line, "done: %ld steps to t = %.6g s in %.3f s (time loop), PID %.3e s", s.steps,
-                  s.final_time, s.wall_seconds, s.wall_seconds * ranks / (double(dof) * s.rk_stages * s.steps));
+                  s.final_time, s.wall_seconds, s.wall_seconds * ranks / (double(dof) * s.rk_stages * s.timed_steps));
     log::info(line);
   }
 
