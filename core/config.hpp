@@ -34,6 +34,9 @@ struct TimeConfig {
 struct OutputConfig {
   std::string dir;
   double interval = 0;
+  double checkpoint_interval = 0;  ///< simulated seconds between checkpoints (0: off)
+  long checkpoint_steps = 0;       ///< steps between checkpoints (0: off)
+  int checkpoint_keep = 3;         ///< newest checkpoints kept
 };
 
 struct Config {

@@ -42,6 +42,12 @@ const std::vector<KeySpec>& config_keys() {
      "output directory; --output overrides it"},
     {"output", "interval", "0.0", "a finite number >= 0 (seconds)",
      "simulated time between field outputs (0: only at the end)"},
+    {"output", "checkpoint_interval", "0.0", "a finite number >= 0 (seconds)",
+     "simulated time between checkpoints (0: none on this schedule); one is always written at the end"},
+    {"output", "checkpoint_steps", "0", "an integer >= 0",
+     "time steps between checkpoints (0: none on this schedule)"},
+    {"output", "checkpoint_keep", "3", "an integer in 1..1000",
+     "number of newest checkpoints kept in the output directory; older ones are deleted"},
   };
   // clang-format on
   return keys;

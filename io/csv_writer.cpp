@@ -8,9 +8,15 @@
 
 namespace squall::io {
 
-CsvWriter::CsvWriter(const std::string& path, const std::vector<std::string>& columns)
+CsvWriter::CsvWriter(const std::string& path, const std::vector<std::string>& columns, bool append)
     : path_(path), columns_(columns.size()) {
-  file_ = std::fopen(path.c_str(), "w");
+  if (append) {
+    file_ = std::fopen(path.c_str(), "a");
+    if (!file_) throw RunError("cannot write '" + path + "': " + std::strerror(errno));
+    if (std::ftell(file_) > 0) return;  // the header is there
+  } else {
+    file_ = std::fopen(path.c_str(), "w");
+  }
   if (!file_) throw RunError("cannot write '" + path + "': " + std::strerror(errno));
   std::string header;
   for (const auto& c : columns) header += (header.empty() ? "" : ",") + c;

@@ -10,8 +10,9 @@ namespace squall::io {
 class CsvWriter {
  public:
   CsvWriter() = default;
-  /// Creates `path` with the header line; RunError naming the file on failure.
-  CsvWriter(const std::string& path, const std::vector<std::string>& columns);
+  /// Creates `path` with the header line, or with `append` adds to an existing file
+  /// (writing the header only if the file is new); RunError naming the file on failure.
+  CsvWriter(const std::string& path, const std::vector<std::string>& columns, bool append = false);
   ~CsvWriter();
   CsvWriter(const CsvWriter&) = delete;
   CsvWriter& operator=(const CsvWriter&) = delete;

@@ -77,6 +77,10 @@ void write_summary(const std::string& dir, const RunSummary& s) {
   Json diagnostics = Json::object();
   for (const auto& [name, value] : s.case_diagnostics) diagnostics.set(name, value);
   j.set("case_diagnostics", diagnostics);
+  if (s.has_solution) {
+    j.set("restarted_from", s.restarted_from.empty() ? Json() : Json(s.restarted_from));
+    j.set("stopped_by_signal", s.stop_signal != 0 ? Json(s.stop_signal) : Json());
+  }
   if (!s.note.empty()) j.set("note", s.note);
   write_file_atomically(dir + "/summary.json", j.dump());
 }

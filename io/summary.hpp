@@ -40,6 +40,8 @@ struct RunSummary {
   std::vector<std::string> error_variables;
   std::vector<double> l2_errors, linf_errors;
   std::vector<std::pair<std::string, double>> case_diagnostics;
+  int stop_signal = 0;         ///< the signal that stopped the run early (0: none)
+  std::string restarted_from;  ///< checkpoint the run continued from ("" if none)
 };
 
 /// Writes `dir`/summary.json (atomically); RunError naming the file on failure.

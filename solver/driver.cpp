@@ -12,6 +12,7 @@
 #include "core/timers.hpp"
 #include "core/types.hpp"
 #include "core/version.hpp"
+#include "io/checkpoint.hpp"
 #include "io/summary.hpp"
 #include "mesh/brick.hpp"
 #include "mesh/local_mesh.hpp"
@@ -44,7 +45,7 @@ int integrator_stages(const std::string& integrator) {
 }
 
 void run_simulation(const Config& config, const CaseInfo& case_info, const std::string& output_dir,
-                    MPI_Comm comm) {
+                    MPI_Comm comm, const std::string& restart) {
   const int ranks = comm_size(comm);
   Timers timers;
   make_output_dir(output_dir, comm);
@@ -86,7 +87,13 @@ void run_simulation(const Config& config, const CaseInfo& case_info, const std::
   s.rk_stages = integrator_stages(config.time.integrator);
   s.face_counts = {global_faces[0], global_faces[1], global_faces[2] / 2};
 
-  const RunContext ctx{config, case_info, output_dir, comm, *local, timers, s};
+  std::string restart_path = restart;
+  if (restart == "latest") {
+    restart_path = io::latest_checkpoint(output_dir);
+    if (restart_path.empty())
+      throw InputError("--restart latest: no complete checkpoint_*.h5 in '" + output_dir + "'");
+  }
+  const RunContext ctx{config, case_info, output_dir, comm, *local, timers, s, restart_path};
   switch (n) {
     case 1: run_dg<1>(ctx); break;
     case 2: run_dg<2>(ctx); break;

@@ -17,9 +17,10 @@ void check_config_for_ranks(const Config& config, int ranks);
 /// Number of stages of the configured time integrator.
 int integrator_stages(const std::string& integrator);
 
-/// Runs `config` for `case_info`, writing into `output_dir`. Returns when summary.json
-/// is written.
+/// Runs `config` for `case_info`, writing into `output_dir`; with `restart` (a
+/// checkpoint path, or "latest" for the newest in output_dir) continues from it.
+/// Returns when summary.json is written.
 void run_simulation(const Config& config, const CaseInfo& case_info, const std::string& output_dir,
-                    MPI_Comm comm);
+                    MPI_Comm comm, const std::string& restart = "");
 
 }  // namespace squall

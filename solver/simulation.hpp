@@ -22,6 +22,7 @@ struct RunContext {
   const mesh::LocalMesh& mesh;
   Timers& timers;
   io::RunSummary& summary;
+  std::string restart_path;  ///< checkpoint to continue from ("" for a new run)
 };
 
 template <int N>

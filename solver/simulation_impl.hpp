@@ -7,7 +7,9 @@
 #include "core/error.hpp"
 #include "core/log.hpp"
 #include "core/parallel_env.hpp"
+#include "core/signals.hpp"
 #include "io/csv_writer.hpp"
+#include "solver/checkpointing.hpp"
 #include "solver/dg_operator.hpp"
 #include "solver/field_output.hpp"
 #include "solver/simulation.hpp"
@@ -21,18 +23,22 @@ std::string field_file_name(int index);
 
 /// Throws RunError on every rank when any node holds a non-physical state (NaN/Inf,
 /// non-positive density or temperature), naming the step, time, rank, element and node.
+/// Empty when every node holds a physical state (finite, positive density and
+/// temperature); otherwise, on every rank, a message naming the step, time, rank, element
+/// and node of the first bad node in global order.
 template <int N>
-void check_physical(const dg::StateView& q, const dg::AuxView& aux, const dg::CoordView& x,
-                    const mesh::LocalMesh& mesh, long step, double t, MPI_Comm comm) {
+std::string check_physical(const dg::StateView& q, const dg::AuxView& aux, const dg::CoordView& x,
+                           const mesh::LocalMesh& mesh, long step, double t, MPI_Comm comm) {
   using L = dg::Layout<N>;
   const long local = parallel_first("solver::check_state", mesh.element_count(), L::nodes,
                                     KOKKOS_LAMBDA(const int e, const int n) {
                                       return !physics::is_physical(dg::load(q, e, n), aux(e, 2, n));
                                     });
-  long long global_id = local < 0 ? -1 : static_cast<long long>(mesh.global_element(local / L::nodes)) * L::nodes + local % L::nodes;
+  const long long global_id =
+      local < 0 ? -1 : static_cast<long long>(mesh.global_element(local / L::nodes)) * L::nodes + local % L::nodes;
   long long candidate = global_id < 0 ? LLONG_MAX : global_id, first = 0;
   MPI_Allreduce(&candidate, &first, 1, MPI_LONG_LONG, MPI_MIN, comm);
-  if (first == LLONG_MAX) return;
+  if (first == LLONG_MAX) return {};
   const CollectiveOutcome outcome = collective(comm, [&] {
     if (global_id != first) return;
     const int e = static_cast<int>(local / L::nodes), n = static_cast<int>(local % L::nodes);
@@ -48,7 +54,7 @@ void check_physical(const dg::StateView& q, const dg::AuxView& aux, const dg::Co
                   qh(3), qh(4));
     throw RunError(text);
   });
-  throw RunError(outcome.message);
+  return outcome.message;
 }
 
 /// Largest |u_d| + c over all nodes, directions and ranks (a maximum is exact, hence
@@ -78,6 +84,7 @@ void run_dg(const RunContext& ctx) {
   const mesh::LocalMesh& mesh = ctx.mesh;
   const int rank = comm_rank(comm);
   const int elements = mesh.element_count();
+  const std::string& case_name = ctx.case_info.name;
 
   // Setup: basis, geometry, case, operator, integrator.
   const auto basis = dg::Basis<N>::make();
@@ -85,6 +92,7 @@ void run_dg(const RunContext& ctx) {
   const std::unique_ptr<Case> the_case = ctx.case_info.make(config);
   const Real gravity = the_case->gravity();
   FlatView q_flat("dg::state", static_cast<std::size_t>(elements) * physics::nvar * L::nodes);
+  FlatView q_last_good("dg::last_good_state", q_flat.extent(0));
   const dg::StateView q(q_flat.data(), elements, physics::nvar, L::nodes);
   const dg::AuxView aux("dg::aux", elements, physics::naux, L::nodes);
   the_case->initialize(geometry.x, q, aux);
@@ -92,7 +100,7 @@ void run_dg(const RunContext& ctx) {
                         config.dg.volume_flux == "kennedy_gruber");
   TimeIntegrator integrator(config.time.integrator, rhs.state_size());
 
-  // Host copies for output and diagnostics (copied only at output times).
+  // Host copies for output, diagnostics and checkpoints (copied only at those times).
   HostSolution host;
   host.q = HostView<Real***>("host::state", elements, physics::nvar, L::nodes);
   host.aux = HostView<Real***>("host::aux", elements, physics::naux, L::nodes);
@@ -102,39 +110,52 @@ void run_dg(const RunContext& ctx) {
   Kokkos::deep_copy(host.x, geometry.x);
   const NodeWeights weights = node_weights(std::vector<double>(basis.w, basis.w + L::n1), geometry.jacobian);
   const std::vector<double> lgl_nodes(basis.x, basis.x + L::n1);
-
-  const auto copy_to_host = [&](double t) {
+  const auto copy_to_host = [&](double time) {
     Kokkos::deep_copy(host.q, q);
-    host.time = t;
+    host.time = time;
   };
-  copy_to_host(0.0);
-  const auto initial = mass_and_energy(host, weights, comm);
-  detail::check_physical<N>(q, aux, geometry.x, mesh, 0, 0.0, comm);
 
+  // Where the run starts: t = 0, or a checkpoint.
+  RunState run;
+  const bool restarted = !ctx.restart_path.empty();
+  if (restarted) {
+    run = load_checkpoint(ctx.restart_path, comm, config, case_name, mesh, host);
+    Kokkos::deep_copy(q, host.q);
+    host.time = run.t;
+    log::info("restarting from " + ctx.restart_path + " at step " + std::to_string(run.step) + ", t = " +
+              std::to_string(run.t) + " s");
+  } else {
+    copy_to_host(0.0);
+    const auto integrals = mass_and_energy(host, weights, comm);
+    run.initial_mass = integrals[0];
+    run.initial_energy = integrals[1];
+  }
+  if (const std::string bad = detail::check_physical<N>(q, aux, geometry.x, mesh, run.step, run.t, comm); !bad.empty())
+    throw RunError("initial state: " + bad);
+
+  const std::string csv_path = ctx.output_dir + "/diagnostics.csv";
   io::CsvWriter csv;
   if (rank == 0)
-    csv = io::CsvWriter(ctx.output_dir + "/diagnostics.csv",
+    csv = io::CsvWriter(csv_path,
                         {"time", "step", "dt", "mass", "total_energy", "mass_relative_change",
                          "total_energy_relative_change", "mass_budget_residual", "energy_budget_residual",
-                         "max_speed", "max_cfl", "wall_seconds"});
+                         "max_speed", "max_cfl", "wall_seconds"},
+                        restarted);
 
   const Real min_spacing = geometry.min_node_spacing;
   const auto max_wave_speed = [&]() { return detail::max_wave_speed<N>(q, aux, comm); };
-
-  double t = 0, dt = 0, loop_start = MPI_Wtime();
-  long step = 0;
-  int output_index = 0;
+  double loop_start = MPI_Wtime();
   double last_output_time = -1;
 
-  // Diagnostics row and (optionally) a field file of the current state. The ledger's
-  // boundary and source terms are zero: walls are impenetrable and adiabatic and no
-  // case has mass or energy sources yet, so the budget residual is the change itself.
-  const auto output = [&](bool fields) {
+  // A diagnostics row and, with a file index >= 0, field file number `file`. The
+  // ledger's boundary and source terms are zero: walls are impenetrable and adiabatic and
+  // no case has mass or energy sources yet, so the budget residual is the change itself.
+  const auto output = [&](long file) {
     ScopedTimer timer(ctx.timers, "output");
-    copy_to_host(t);
+    copy_to_host(run.t);
     const auto now = mass_and_energy(host, weights, comm);
-    const double mass_change = (now[0] - initial[0]) / initial[0];
-    const double energy_change = (now[1] - initial[1]) / initial[1];
+    const double mass_change = (now[0] - run.initial_mass) / run.initial_mass;
+    const double energy_change = (now[1] - run.initial_energy) / run.initial_energy;
     double speed_local = 0;
     for (int e = 0; e < elements; ++e)
       for (int n = 0; n < L::nodes; ++n) {
@@ -144,79 +165,125 @@ void run_dg(const RunContext& ctx) {
       }
     double max_speed = 0;
     MPI_Allreduce(&speed_local, &max_speed, 1, MPI_DOUBLE, MPI_MAX, comm);
-    const double cfl = dt * max_wave_speed() / min_spacing;
+    const double cfl = run.dt * max_wave_speed() / min_spacing;
     if (rank == 0)
-      csv.row({t, double(step), dt, now[0], now[1], mass_change, energy_change, mass_change, energy_change,
-               max_speed, cfl, MPI_Wtime() - loop_start});
-    if (fields) {
-      write_field_file(ctx.output_dir + "/" + detail::field_file_name(output_index++), host, lgl_nodes, mesh,
-                       comm, ctx.case_info.name);
-      last_output_time = t;
+      csv.row({run.t, double(run.step), run.dt, now[0], now[1], mass_change, energy_change, mass_change,
+               energy_change, max_speed, cfl, MPI_Wtime() - loop_start});
+    if (file >= 0) {
+      write_field_file(ctx.output_dir + "/" + detail::field_file_name(static_cast<int>(file)), host, lgl_nodes,
+                       mesh, comm, case_name);
+      last_output_time = run.t;
     }
+  };
+  std::string last_checkpoint;
+  long last_checkpoint_step = -1;
+  const auto checkpoint = [&]() {
+    if (run.step == last_checkpoint_step) return last_checkpoint;
+    ScopedTimer timer(ctx.timers, "checkpoint");
+    copy_to_host(run.t);
+    last_checkpoint = save_checkpoint(ctx.output_dir, comm, config, case_name, mesh, host, run);
+    last_checkpoint_step = run.step;
+    return last_checkpoint;
   };
 
   const double end_time = config.time.end_time;
   const double interval = config.output.interval;
-  double next_output = interval > 0 ? interval : end_time;
-  output(true);
+  // Output times are exact multiples k * interval (never accumulated sums), so a restart
+  // lands on the same times, and so on the same time steps, as the uninterrupted run.
+  const auto next_output_time = [&]() {
+    return interval > 0 ? std::min(end_time, (run.output_count + 1) * interval) : end_time;
+  };
+  const double ci = config.output.checkpoint_interval;
+  const auto checkpoint_due = [&](double t_before) {
+    const bool by_time = ci > 0 && std::floor(run.t / ci) > std::floor(t_before / ci);
+    const bool by_steps = config.output.checkpoint_steps > 0 && run.step % config.output.checkpoint_steps == 0;
+    return by_time || by_steps;
+  };
+  // Field files: 0 is the initial state, k the k-th interval output, and a run that ends
+  // between output times writes the next number.
+  if (!restarted) output(0);
   log::info("time loop: end_time = " + std::to_string(end_time) + " s, " + integrator.name() + ", " +
             (config.time.dt > 0 ? "fixed dt = " + std::to_string(config.time.dt) + " s"
                                 : "cfl = " + std::to_string(config.time.cfl)));
 
+  install_stop_signals();
   loop_start = MPI_Wtime();
   double last_print = loop_start;
-  double output_seconds_before = ctx.timers.seconds("output");
+  double output_seconds_before = ctx.timers.seconds("output") + ctx.timers.seconds("checkpoint");
   const long warmup = config.time.warmup_steps;
-  while (t < end_time && (config.time.max_steps == 0 || step < config.time.max_steps)) {
-    if (warmup > 0 && step == warmup) {  // benchmarks: time from here on
+  const long first_step = run.step;
+  const double t_start = run.t;
+  int stop_signal = 0;
+  while (run.t < end_time && (config.time.max_steps == 0 || run.step < config.time.max_steps)) {
+    if (warmup > 0 && run.step - first_step == warmup) {  // benchmarks: time from here on
       Kokkos::fence();
       ctx.timers.clear();
       output_seconds_before = 0;
       loop_start = MPI_Wtime();
     }
-    dt = config.time.dt > 0 ? config.time.dt : config.time.cfl * min_spacing / max_wave_speed();
+    const double next_output = next_output_time();
+    run.dt = config.time.dt > 0 ? config.time.dt : config.time.cfl * min_spacing / max_wave_speed();
     bool at_output = false;
-    if (t + dt >= next_output * (1 - 1e-14)) {  // land on the output time exactly
-      dt = next_output - t;
+    if (run.t + run.dt >= next_output * (1 - 1e-14)) {  // land on the output time exactly
+      run.dt = next_output - run.t;
       at_output = true;
     }
-    integrator.step(rhs, t, dt, q_flat);
-    ++step;
-    t = at_output ? next_output : t + dt;
-    detail::check_physical<N>(q, aux, geometry.x, mesh, step, t, comm);
-    if (at_output) {
-      output(true);
-      next_output = std::min(end_time, next_output + (interval > 0 ? interval : end_time));
+    Kokkos::deep_copy(q_last_good, q_flat);
+    const RunState before = run;
+    integrator.step(rhs, run.t, run.dt, q_flat);
+    ++run.step;
+    run.t = at_output ? next_output : run.t + run.dt;
+    if (const std::string bad = detail::check_physical<N>(q, aux, geometry.x, mesh, run.step, run.t, comm);
+        !bad.empty()) {
+      Kokkos::deep_copy(q_flat, q_last_good);
+      run = before;
+      const std::string saved = checkpoint();
+      throw RunError(bad + "; the last good state (step " + std::to_string(run.step) + ", t = " +
+                     std::to_string(run.t) + " s) is in " + saved);
     }
+    if (at_output) {
+      if (interval > 0 && run.t < end_time) ++run.output_count;
+      output(run.t < end_time ? run.output_count : run.output_count + 1);
+    }
+    if (checkpoint_due(before.t)) checkpoint();
     const double now = MPI_Wtime();
     if (now - last_print > 5.0 || at_output) {
       const double elapsed = now - loop_start;
-      const double eta = t > 0 ? elapsed * (end_time - t) / t : 0;
+      const double eta = run.t > t_start ? elapsed * (end_time - run.t) / (run.t - t_start) : 0;
       char line[256];
-      std::snprintf(line, sizeof line, "step %6ld  t = %-10.6g s  dt = %-9.3g s  wall %s  ETA %s", step, t, dt,
-                    detail::format_duration(elapsed).c_str(), detail::format_duration(eta).c_str());
+      std::snprintf(line, sizeof line, "step %6ld  t = %-10.6g s  dt = %-9.3g s  wall %s  ETA %s", run.step, run.t,
+                    run.dt, detail::format_duration(elapsed).c_str(), detail::format_duration(eta).c_str());
       log::info(line);
       last_print = now;
     }
+    if ((stop_signal = agreed_stop_signal(comm)) != 0) break;
   }
-  const double loop_seconds = MPI_Wtime() - loop_start - (ctx.timers.seconds("output") - output_seconds_before);
-  if (t != last_output_time) output(true);
+  const double loop_seconds = MPI_Wtime() - loop_start -
+                              (ctx.timers.seconds("output") + ctx.timers.seconds("checkpoint") - output_seconds_before);
+  if (run.t != last_output_time) output(run.output_count + 1);
+  const std::string final_checkpoint = checkpoint();
+  if (stop_signal != 0)
+    log::info("stopped by signal " + std::to_string(stop_signal) + " at step " + std::to_string(run.step) +
+              ", t = " + std::to_string(run.t) + " s; state saved in " + final_checkpoint +
+              "; continue with: squall run " + config.source + " --output " + ctx.output_dir + " --restart latest");
 
   // Summary.
   io::RunSummary& s = ctx.summary;
-  copy_to_host(t);
+  copy_to_host(run.t);
   const auto final_integrals = mass_and_energy(host, weights, comm);
-  s.steps = step;
-  s.timed_steps = step > warmup ? step - warmup : 0;
+  s.steps = run.step;
+  s.timed_steps = run.step - first_step > warmup ? run.step - first_step - warmup : 0;
   s.rk_stages = integrator.stages();
-  s.final_time = t;
+  s.final_time = run.t;
   s.wall_seconds = loop_seconds;
   s.has_solution = true;
-  s.mass_relative_change = (final_integrals[0] - initial[0]) / initial[0];
-  s.total_energy_relative_change = (final_integrals[1] - initial[1]) / initial[1];
+  s.mass_relative_change = (final_integrals[0] - run.initial_mass) / run.initial_mass;
+  s.total_energy_relative_change = (final_integrals[1] - run.initial_energy) / run.initial_energy;
   s.mass_budget_residual = s.mass_relative_change;
   s.energy_budget_residual = s.total_energy_relative_change;
   s.state_checksum = state_checksum(host, comm);
+  s.stop_signal = stop_signal;
+  s.restarted_from = ctx.restart_path;
   double volume = 1;
   for (int d = 0; d < 3; ++d) volume *= config.mesh.domain[d][1] - config.mesh.domain[d][0];
   {
@@ -226,8 +293,9 @@ void run_dg(const RunContext& ctx) {
   }
   if (the_case->has_exact_solution()) {
     const dg::StateView exact("dg::exact", elements, physics::nvar, L::nodes);
-    the_case->exact_solution(t, geometry.x, exact);
-    auto exact_host = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), exact);
+    the_case->exact_solution(run.t, geometry.x, exact);
+    HostView<Real***> exact_host("host::exact", elements, physics::nvar, L::nodes);
+    Kokkos::deep_copy(exact_host, exact);
     s.error_variables = conservative_names();
     error_norms(host.q, exact_host, weights, volume, comm, s.l2_errors, s.linf_errors);
   }

@@ -24,6 +24,7 @@ struct Arguments {
   std::string config_path;
   std::vector<std::string> overrides;
   std::string output_dir;
+  std::string restart;
   bool quiet = false;
   bool list_keys = false;
 };
@@ -75,7 +76,7 @@ int command_run(MPI_Comm comm, const Arguments& args) {
   if (!args.output_dir.empty()) config.output.dir = args.output_dir;
   const std::string dir = io::resolved_output_dir(config);
   const CaseInfo& case_info = *cases::find_case(config.case_.name);
-  return report(collective(comm, [&] { run_simulation(config, case_info, dir, comm); }));
+  return report(collective(comm, [&] { run_simulation(config, case_info, dir, comm, args.restart); }));
 }
 
 int command_cases() {
@@ -109,6 +110,9 @@ int main(int argc, char** argv) {
       ->expected(1)
       ->multi_option_policy(CLI::MultiOptionPolicy::TakeAll);
   run->add_option("--output", args.output_dir, "output directory (overrides output.dir)");
+  run->add_option("--restart", args.restart,
+                  "continue from a checkpoint: a checkpoint_NNNNNN.h5 file, or 'latest' for the newest "
+                  "in the output directory");
   run->add_flag("--quiet", args.quiet, "print warnings and errors only");
 
   auto* check = app.add_subcommand("check", "validate a config without running it");

@@ -1,0 +1,240 @@
+#include "io/checkpoint.hpp"
+
+#include <hdf5.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <cstdio>
+#include <cstdlib>
+#include <filesystem>
+#include <cstring>
+#include <functional>
+#include <utility>
+
+#include "core/error.hpp"
+
+namespace squall::io {
+namespace {
+
+/// The innermost message of HDF5's error stack.
+std::string hdf5_message() {
+  std::string message;
+  H5Ewalk2(
+      H5E_DEFAULT, H5E_WALK_DOWNWARD,
+      [](unsigned, const H5E_error2_t* e, void* out) -> herr_t {
+        auto* text = static_cast<std::string*>(out);
+        if (text->empty() && e->desc) *text = e->desc;
+        return 0;
+      },
+      &message);
+  H5Eclear2(H5E_DEFAULT);
+  return message.empty() ? "unknown HDF5 error" : message;
+}
+
+/// Closes an HDF5 handle when it goes out of scope.
+class Handle {
+ public:
+  Handle(hid_t id, herr_t (*close)(hid_t)) : id_(id), close_(close) {}
+  ~Handle() {
+    if (id_ >= 0) close_(id_);
+  }
+  Handle(const Handle&) = delete;
+  Handle& operator=(const Handle&) = delete;
+  hid_t get() const { return id_; }
+  hid_t release() { return std::exchange(id_, -1); }
+
+ private:
+  hid_t id_;
+  herr_t (*close_)(hid_t);
+};
+
+/// Turns HDF5 failures into exceptions of type E naming `path`.
+template <class E>
+struct Checker {
+  std::string path;
+  hid_t operator()(hid_t id, const char* what) const {
+    if (id < 0) throw E("HDF5 error on '" + path + "' (" + what + "): " + hdf5_message());
+    return id;
+  }
+};
+
+void quiet_hdf5() {
+  static bool done = false;
+  if (!done) H5Eset_auto2(H5E_DEFAULT, nullptr, nullptr), done = true;
+}
+
+hid_t mpio_access(MPI_Comm comm) {
+  const hid_t fapl = H5Pcreate(H5P_FILE_ACCESS);
+  H5Pset_fapl_mpio(fapl, comm, MPI_INFO_NULL);
+  return fapl;
+}
+
+template <class C>
+void put_attribute(const C& check, hid_t file, const char* name, hid_t type, const void* value, hsize_t n = 1) {
+  Handle space(check(n == 1 ? H5Screate(H5S_SCALAR) : H5Screate_simple(1, &n, nullptr), name), H5Sclose);
+  Handle attribute(check(H5Acreate2(file, name, type, space.get(), H5P_DEFAULT, H5P_DEFAULT), name), H5Aclose);
+  check(H5Awrite(attribute.get(), type, value), name);
+}
+
+template <class C>
+void put_string(const C& check, hid_t file, const char* name, const std::string& value) {
+  Handle type(check(H5Tcopy(H5T_C_S1), name), H5Tclose);
+  H5Tset_size(type.get(), std::max<size_t>(1, value.size()));
+  put_attribute(check, file, name, type.get(), value.empty() ? "" : value.c_str());
+}
+
+template <class C>
+void get_attribute(const C& check, hid_t file, const char* name, hid_t type, void* value) {
+  Handle attribute(check(H5Aopen(file, name, H5P_DEFAULT), name), H5Aclose);
+  check(H5Aread(attribute.get(), type, value), name);
+}
+
+template <class C>
+std::string get_string(const C& check, hid_t file, const char* name) {
+  Handle attribute(check(H5Aopen(file, name, H5P_DEFAULT), name), H5Aclose);
+  Handle type(check(H5Aget_type(attribute.get()), name), H5Tclose);
+  std::string value(H5Tget_size(type.get()), '\0');
+  check(H5Aread(attribute.get(), type.get(), value.data()), name);
+  value.resize(std::strlen(value.c_str()));
+  return value;
+}
+
+/// The hyperslab of this rank's block in the (nz, ny, nx, values) dataset.
+hid_t block_space(hid_t dataset_space, const CheckpointBlock& b) {
+  const hsize_t start[4] = {hsize_t(b.start[2]), hsize_t(b.start[1]), hsize_t(b.start[0]), 0};
+  const hsize_t count[4] = {hsize_t(b.count[2]), hsize_t(b.count[1]), hsize_t(b.count[0]),
+                            hsize_t(b.values_per_element)};
+  H5Sselect_hyperslab(dataset_space, H5S_SELECT_SET, start, nullptr, count, nullptr);
+  return H5Screate_simple(4, count, nullptr);
+}
+
+hid_t collective_transfer() {
+  const hid_t dxpl = H5Pcreate(H5P_DATASET_XFER);
+  H5Pset_dxpl_mpio(dxpl, H5FD_MPIO_COLLECTIVE);
+  return dxpl;
+}
+
+int step_of(const std::filesystem::path& p) {
+  const std::string name = p.filename().string();
+  if (name.rfind("checkpoint_", 0) != 0 || p.extension() != ".h5") return -1;
+  try {
+    return std::stoi(name.substr(11, name.size() - 14));
+  } catch (...) {
+    return -1;
+  }
+}
+
+std::vector<std::filesystem::path> checkpoints_by_step(const std::string& dir) {
+  std::vector<std::filesystem::path> found;
+  std::error_code ec;
+  for (const auto& entry : std::filesystem::directory_iterator(dir, ec))
+    if (entry.is_regular_file() && step_of(entry.path()) >= 0) found.push_back(entry.path());
+  std::sort(found.begin(), found.end(), [](const auto& a, const auto& b) { return step_of(a) < step_of(b); });
+  return found;
+}
+
+}  // namespace
+
+std::string write_checkpoint(const std::string& dir, MPI_Comm comm, const CheckpointMeta& meta,
+                             const CheckpointBlock& block, const double* data) {
+  quiet_hdf5();
+  char name[64];
+  std::snprintf(name, sizeof name, "checkpoint_%06ld.h5", meta.step);
+  const std::string path = dir + "/" + name, tmp = path + ".tmp";
+  const Checker<RunError> check{tmp};
+  {
+    Handle fapl(mpio_access(comm), H5Pclose);
+    Handle file(check(H5Fcreate(tmp.c_str(), H5F_ACC_TRUNC, H5P_DEFAULT, fapl.get()), "create"), H5Fclose);
+    const hsize_t dims[4] = {hsize_t(meta.elements[2]), hsize_t(meta.elements[1]), hsize_t(meta.elements[0]),
+                             hsize_t(block.values_per_element)};
+    Handle space(check(H5Screate_simple(4, dims, nullptr), "dataspace"), H5Sclose);
+    Handle dataset(check(H5Dcreate2(file.get(), "state", H5T_NATIVE_DOUBLE, space.get(), H5P_DEFAULT,
+                                    H5P_DEFAULT, H5P_DEFAULT), "dataset"), H5Dclose);
+    Handle memory(check(block_space(space.get(), block), "selection"), H5Sclose);
+    Handle dxpl(collective_transfer(), H5Pclose);
+    check(H5Dwrite(dataset.get(), H5T_NATIVE_DOUBLE, memory.get(), space.get(), dxpl.get(), data), "write");
+    if (std::getenv("SQUALL_TEST_DIE_IN_CHECKPOINT")) _exit(9);  // test hook: as if killed mid-write
+
+    const hid_t f = file.get();
+    put_attribute(check, f, "time", H5T_NATIVE_DOUBLE, &meta.time);
+    put_attribute(check, f, "step", H5T_NATIVE_LONG, &meta.step);
+    put_attribute(check, f, "output_count", H5T_NATIVE_LONG, &meta.output_count);
+    put_attribute(check, f, "dt", H5T_NATIVE_DOUBLE, &meta.dt);
+    put_attribute(check, f, "polynomial_order", H5T_NATIVE_INT, &meta.order);
+    put_attribute(check, f, "elements", H5T_NATIVE_INT, meta.elements.data(), 3);
+    put_attribute(check, f, "domain", H5T_NATIVE_DOUBLE, meta.domain.data(), 6);
+    put_attribute(check, f, "periodic", H5T_NATIVE_INT, meta.periodic.data(), 3);
+    put_attribute(check, f, "initial_mass", H5T_NATIVE_DOUBLE, &meta.initial_mass);
+    put_attribute(check, f, "initial_energy", H5T_NATIVE_DOUBLE, &meta.initial_energy);
+    put_string(check, f, "case", meta.case_name);
+    put_string(check, f, "version", meta.version);
+    put_string(check, f, "config", meta.config_text);
+    put_string(check, f, "state_checksum", meta.checksum);
+    check(H5Fflush(f, H5F_SCOPE_GLOBAL), "flush");
+  }
+  MPI_Barrier(comm);
+  int rank = 0;
+  MPI_Comm_rank(comm, &rank);
+  int renamed = 1;
+  if (rank == 0) renamed = std::rename(tmp.c_str(), path.c_str()) == 0;
+  MPI_Bcast(&renamed, 1, MPI_INT, 0, comm);
+  if (!renamed) throw RunError("cannot rename '" + tmp + "' to '" + path + "'");
+  return path;
+}
+
+CheckpointMeta read_checkpoint_meta(const std::string& path, MPI_Comm comm) {
+  quiet_hdf5();
+  const Checker<InputError> check{path};
+  if (!std::filesystem::is_regular_file(path)) throw InputError("no checkpoint file '" + path + "'");
+  Handle fapl(mpio_access(comm), H5Pclose);
+  Handle file(check(H5Fopen(path.c_str(), H5F_ACC_RDONLY, fapl.get()), "open: not a complete HDF5 file"),
+              H5Fclose);
+  CheckpointMeta m;
+  const hid_t f = file.get();
+  get_attribute(check, f, "time", H5T_NATIVE_DOUBLE, &m.time);
+  get_attribute(check, f, "step", H5T_NATIVE_LONG, &m.step);
+  get_attribute(check, f, "output_count", H5T_NATIVE_LONG, &m.output_count);
+  get_attribute(check, f, "dt", H5T_NATIVE_DOUBLE, &m.dt);
+  get_attribute(check, f, "polynomial_order", H5T_NATIVE_INT, &m.order);
+  get_attribute(check, f, "elements", H5T_NATIVE_INT, m.elements.data());
+  get_attribute(check, f, "domain", H5T_NATIVE_DOUBLE, m.domain.data());
+  get_attribute(check, f, "periodic", H5T_NATIVE_INT, m.periodic.data());
+  get_attribute(check, f, "initial_mass", H5T_NATIVE_DOUBLE, &m.initial_mass);
+  get_attribute(check, f, "initial_energy", H5T_NATIVE_DOUBLE, &m.initial_energy);
+  m.case_name = get_string(check, f, "case");
+  m.version = get_string(check, f, "version");
+  m.config_text = get_string(check, f, "config");
+  m.checksum = get_string(check, f, "state_checksum");
+  return m;
+}
+
+void read_checkpoint_state(const std::string& path, MPI_Comm comm, const CheckpointBlock& block, double* data) {
+  quiet_hdf5();
+  const Checker<InputError> check{path};
+  Handle fapl(mpio_access(comm), H5Pclose);
+  Handle file(check(H5Fopen(path.c_str(), H5F_ACC_RDONLY, fapl.get()), "open"), H5Fclose);
+  Handle dataset(check(H5Dopen2(file.get(), "state", H5P_DEFAULT), "state"), H5Dclose);
+  Handle space(check(H5Dget_space(dataset.get()), "state"), H5Sclose);
+  hsize_t dims[4] = {0, 0, 0, 0};
+  if (H5Sget_simple_extent_ndims(space.get()) != 4 || H5Sget_simple_extent_dims(space.get(), dims, nullptr) != 4 ||
+      dims[3] != hsize_t(block.values_per_element))
+    throw InputError("'" + path + "': the state has the wrong shape for this configuration");
+  Handle memory(check(block_space(space.get(), block), "selection"), H5Sclose);
+  Handle dxpl(collective_transfer(), H5Pclose);
+  check(H5Dread(dataset.get(), H5T_NATIVE_DOUBLE, memory.get(), space.get(), dxpl.get(), data), "read");
+}
+
+std::string latest_checkpoint(const std::string& dir) {
+  const auto all = checkpoints_by_step(dir);
+  return all.empty() ? std::string() : all.back().string();
+}
+
+void prune_checkpoints(const std::string& dir, int keep) {
+  const auto all = checkpoints_by_step(dir);
+  for (size_t i = 0; i + keep < all.size(); ++i) {
+    std::error_code ec;
+    std::filesystem::remove(all[i], ec);
+  }
+}
+
+}  // namespace squall::io

@@ -1,0 +1,57 @@
+#pragma once
+/// checkpoint_NNNNNN.h5: the exact state of a run, written collectively by all ranks
+/// through parallel HDF5, readable on any number of ranks.
+///
+/// Layout: dataset "state", doubles, dimensions (nz, ny, nx, values per element): row
+/// (k, j, i) is element (i, j, k), so rows are in global element order and each rank's
+/// Cartesian block is one hyperslab. Attributes carry the metadata below. A file is
+/// written as NAME.tmp and renamed when complete, so a checkpoint_*.h5 that exists is
+/// whole; its data checksum is verified on reading.
+#include <mpi.h>
+
+#include <array>
+#include <string>
+#include <vector>
+
+namespace squall::io {
+
+struct CheckpointMeta {
+  double time = 0;
+  long step = 0;
+  long output_count = 0;  ///< field outputs written so far (keeps output times exact)
+  double dt = 0;          ///< last time step
+  std::string case_name, version, config_text, checksum;
+  int order = 0;
+  std::array<int, 3> elements{};
+  std::array<double, 6> domain{};  ///< x0, x1, y0, y1, z0, z1
+  std::array<int, 3> periodic{};
+  double initial_mass = 0, initial_energy = 0;  ///< integrals at t = 0, for the ledger
+};
+
+/// This rank's block of the global element grid.
+struct CheckpointBlock {
+  std::array<int, 3> start{};  ///< first element index along x, y, z
+  std::array<int, 3> count{};  ///< elements along x, y, z
+  int values_per_element = 0;
+};
+
+/// Writes `dir`/checkpoint_<step>.h5 (collective); `data` is this rank's block, element
+/// rows x fastest. Returns the path. RunError naming the file and HDF5's message.
+std::string write_checkpoint(const std::string& dir, MPI_Comm comm, const CheckpointMeta& meta,
+                             const CheckpointBlock& block, const double* data);
+
+/// Reads the metadata (collective); InputError naming the file when it is not a
+/// complete Squall checkpoint.
+CheckpointMeta read_checkpoint_meta(const std::string& path, MPI_Comm comm);
+
+/// Reads this rank's block of the state (collective); InputError on failure.
+void read_checkpoint_state(const std::string& path, MPI_Comm comm, const CheckpointBlock& block,
+                           double* data);
+
+/// The newest complete checkpoint in `dir` (highest step), or "" when there is none.
+std::string latest_checkpoint(const std::string& dir);
+
+/// Deletes all but the newest `keep` checkpoints in `dir` (call on one rank).
+void prune_checkpoints(const std::string& dir, int keep);
+
+}  // namespace squall::io

@@ -1,0 +1,82 @@
+#include "solver/checkpointing.hpp"
+
+#include "core/error.hpp"
+#include "core/version.hpp"
+#include "io/checkpoint.hpp"
+#include "solver/solution_diagnostics.hpp"
+
+namespace squall {
+namespace {
+
+io::CheckpointBlock block_of(const mesh::LocalMesh& mesh, const HostSolution& host) {
+  io::CheckpointBlock b;
+  for (int d = 0; d < 3; ++d) {
+    b.start[d] = mesh.element_begin(d);
+    b.count[d] = mesh.element_end(d) - mesh.element_begin(d);
+  }
+  b.values_per_element = static_cast<int>(host.q.extent(1) * host.q.extent(2));
+  return b;
+}
+
+std::array<double, 6> domain_of(const Config& c) {
+  const auto& d = c.mesh.domain;
+  return {d[0][0], d[0][1], d[1][0], d[1][1], d[2][0], d[2][1]};
+}
+
+}  // namespace
+
+std::string save_checkpoint(const std::string& dir, MPI_Comm comm, const Config& config, const std::string& case_name,
+                            const mesh::LocalMesh& mesh, const HostSolution& host, const RunState& state) {
+  io::CheckpointMeta m;
+  m.time = state.t;
+  m.step = state.step;
+  m.output_count = state.output_count;
+  m.dt = state.dt;
+  m.initial_mass = state.initial_mass;
+  m.initial_energy = state.initial_energy;
+  m.case_name = case_name;
+  m.version = version;
+  m.config_text = config.text;
+  m.checksum = state_checksum(host, comm);
+  m.order = config.dg.order;
+  m.elements = config.mesh.elements;
+  m.domain = domain_of(config);
+  for (int d = 0; d < 3; ++d) m.periodic[d] = config.mesh.periodic[d] ? 1 : 0;
+  const std::string path = io::write_checkpoint(dir, comm, m, block_of(mesh, host), host.q.data());
+  int rank = 0;
+  MPI_Comm_rank(comm, &rank);
+  if (rank == 0) io::prune_checkpoints(dir, config.output.checkpoint_keep);
+  MPI_Barrier(comm);
+  return path;
+}
+
+RunState load_checkpoint(const std::string& path, MPI_Comm comm, const Config& config, const std::string& case_name,
+                         const mesh::LocalMesh& mesh, HostSolution& host) {
+  const io::CheckpointMeta m = io::read_checkpoint_meta(path, comm);
+  const auto refuse = [&](const std::string& why) {
+    throw InputError("refusing checkpoint '" + path + "': " + why);
+  };
+  if (m.case_name != case_name) refuse("it is of case '" + m.case_name + "', the config runs '" + case_name + "'");
+  if (m.order != config.dg.order)
+    refuse("it has dg.order = " + std::to_string(m.order) + ", the config " + std::to_string(config.dg.order));
+  if (m.elements != config.mesh.elements)
+    refuse("its mesh has " + std::to_string(m.elements[0]) + " x " + std::to_string(m.elements[1]) + " x " +
+           std::to_string(m.elements[2]) + " elements, the config's mesh.elements differ");
+  if (m.domain != domain_of(config)) refuse("its mesh.domain differs from the config's");
+  for (int d = 0; d < 3; ++d)
+    if ((m.periodic[d] != 0) != config.mesh.periodic[d]) refuse("its mesh.periodic differs from the config's");
+  io::read_checkpoint_state(path, comm, block_of(mesh, host), host.q.data());
+  const std::string checksum = state_checksum(host, comm);
+  if (checksum != m.checksum)
+    refuse("its data do not match their checksum (" + checksum + " != " + m.checksum + "): the file is damaged");
+  RunState s;
+  s.t = m.time;
+  s.step = m.step;
+  s.output_count = m.output_count;
+  s.dt = m.dt;
+  s.initial_mass = m.initial_mass;
+  s.initial_energy = m.initial_energy;
+  return s;
+}
+
+}  // namespace squall

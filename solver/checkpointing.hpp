@@ -1,0 +1,34 @@
+#pragma once
+/// Checkpoints of a DG run: what is saved besides the state, how a rank's block maps to
+/// the file, and the checks a restart makes before it trusts a file.
+#include <mpi.h>
+
+#include <string>
+
+#include "core/config.hpp"
+#include "mesh/local_mesh.hpp"
+#include "solver/case.hpp"
+
+namespace squall {
+
+/// Where a run is: enough, with the state, to continue it bit for bit.
+struct RunState {
+  double t = 0;
+  long step = 0;
+  long output_count = 0;  ///< interval outputs written so far
+  double dt = 0;
+  double initial_mass = 0, initial_energy = 0;
+};
+
+/// Writes host.q as checkpoint_<step>.h5 in `dir` and keeps the newest
+/// output.checkpoint_keep. Collective. Returns the path.
+std::string save_checkpoint(const std::string& dir, MPI_Comm comm, const Config& config, const std::string& case_name,
+                            const mesh::LocalMesh& mesh, const HostSolution& host, const RunState& state);
+
+/// Reads `path` into host.q after checking it belongs to this configuration (case, order,
+/// mesh, domain, periodicity) and that the data match their checksum. Collective;
+/// InputError (exit status 2) when the file is refused.
+RunState load_checkpoint(const std::string& path, MPI_Comm comm, const Config& config, const std::string& case_name,
+                         const mesh::LocalMesh& mesh, HostSolution& host);
+
+}  // namespace squall
