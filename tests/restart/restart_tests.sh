@@ -1,0 +1,115 @@
+#!/usr/bin/env bash
+# restart_tests.sh SQUALL CASE_TOML WORKDIR MPIEXEC TEST
+# Checkpoint/restart scenarios on a small rising bubble; each TEST exits non-zero on
+# failure and says why. MPIEXEC is the launcher with its flags, e.g. "mpiexec --oversubscribe".
+set -u
+squall=$1 case=$2 work=$3 mpiexec=$4 test=$5
+here=$(cd "$(dirname "$0")" && pwd)
+check="python3 $here/../regression/check_summary.py"
+common=(--quiet --set "mesh.elements=[4,1,4]" --set dg.order=3 --set output.interval=0)
+rm -rf "$work/$test" && mkdir -p "$work/$test" && cd "$work/$test" || exit 1
+
+fail() { echo "FAIL: $*"; exit 1; }
+run() { "$squall" run "$case" "${common[@]}" "$@"; }
+prun() { local n=$1; shift; $mpiexec -n "$n" "$squall" run "$case" "${common[@]}" "$@"; }
+checksum() { python3 -c "import json,sys; print(json.load(open(sys.argv[1]))['state_checksum'])" "$1"; }
+
+case $test in
+equality)
+  # Uninterrupted on 2 ranks with a checkpoint every 40 steps; restarts from step 40 on
+  # 1 rank and from step 80 on 4 ranks must end in the same state.
+  prun 2 --output full --set time.max_steps=120 --set output.checkpoint_steps=40 || fail "full run"
+  for f in full/checkpoint_000040.h5 full/checkpoint_000080.h5 full/checkpoint_000120.h5; do
+    [ -f "$f" ] || fail "missing $f"
+  done
+  mkdir -p r1 r4 && cp full/checkpoint_000040.h5 r1/ && cp full/checkpoint_000080.h5 r4/
+  run --output r1 --set time.max_steps=120 --restart latest || fail "restart on 1 rank"
+  prun 4 --output r4 --set time.max_steps=120 --restart r4/checkpoint_000080.h5 || fail "restart on 4 ranks"
+  $check same-checksum full/summary.json r1/summary.json r4/summary.json || fail "checksums differ"
+  ;;
+killed)
+  # A run killed while writing a checkpoint leaves the previous one whole and usable.
+  run --output out --set time.max_steps=80 --set output.checkpoint_steps=40 || fail "first run"
+  reference=$(checksum out/summary.json)
+  cp -r out ref
+  SQUALL_TEST_DIE_IN_CHECKPOINT=1 run --output out --set time.max_steps=160 --set output.checkpoint_steps=40 \
+    --restart latest && fail "the hook did not kill the run"
+  ls out/checkpoint_000120.h5.tmp > /dev/null 2>&1 || fail "no partial checkpoint left by the killed run"
+  [ -f out/checkpoint_000120.h5 ] && fail "a partial checkpoint was renamed into place"
+  run --output out --set time.max_steps=80 --restart latest || fail "restart from the previous checkpoint"
+  [ "$(checksum out/summary.json)" = "$reference" ] || fail "state after restart differs"
+  ;;
+sigterm|sigusr1)
+  # A signal stops the run after the current step with a checkpoint and status 0; the
+  # restart ends in the same state as an uninterrupted run. SIGTERM straight to squall
+  # on 1 rank; SIGUSR1 to the MPI launcher, which forwards it to the 2 ranks.
+  ranks=1 sig=TERM
+  [ "$test" = sigusr1 ] && ranks=2 sig=USR1
+  prun $ranks --output ref --set time.end_time=150 || fail "reference run"
+  if [ "$ranks" = 1 ]; then
+    "$squall" run "$case" "${common[@]}" --output out --set time.end_time=150 > log.txt 2>&1 &
+  else
+    $mpiexec -n "$ranks" "$squall" run "$case" "${common[@]}" --output out --set time.end_time=150 > log.txt 2>&1 &
+  fi
+  pid=$!
+  for _ in $(seq 100); do [ -f out/fields_000000.nc ] && break; sleep 0.1; done
+  sleep 1
+  kill -"$sig" "$pid"
+  wait "$pid"
+  status=$?
+  cat log.txt
+  [ "$status" = 0 ] || fail "stopped run exited with $status"
+  python3 -c "import json; s=json.load(open('out/summary.json')); assert s['stopped_by_signal'] and s['final_time'] < 150" \
+    || fail "the run was not stopped early by the signal"
+  prun $ranks --output out --set time.end_time=150 --restart latest || fail "restart"
+  $check same-checksum ref/summary.json out/summary.json || fail "checksums differ"
+  ;;
+corrupt)
+  # Damaged or mismatched checkpoints are refused with status 2 and a reason.
+  run --output good --set time.max_steps=10 || fail "run"
+  file=good/checkpoint_000010.h5
+  size=$(stat -c %s "$file")
+  expect() {  # expect TEXT FILE ARGS...
+    local text=$1 f=$2; shift 2
+    out=$(run --output scratch "$@" --restart "$f" 2>&1); status=$?
+    [ $status -eq 2 ] || fail "$f: status $status, expected 2: $out"
+    grep -qF -- "$text" <<<"$out" || fail "$f: message lacks '$text': $out"
+    echo "refused $f: ${out##*error: }"
+  }
+  mkdir -p scratch
+  head -c $((size / 2)) "$file" > truncated.h5
+  expect "truncated.h5" truncated.h5 --set time.max_steps=20
+  python3 - "$file" flipped_data.h5 <<'PY'
+import sys
+data = bytearray(open(sys.argv[1], "rb").read())
+# the state dataset is the bulk of the file: flip one byte in its middle
+data[len(data) * 2 // 3] ^= 0xFF
+open(sys.argv[2], "wb").write(data)
+PY
+  expect "do not match their checksum" flipped_data.h5 --set time.max_steps=20
+  python3 - "$file" flipped_header.h5 <<'PY'
+import sys
+data = bytearray(open(sys.argv[1], "rb").read())
+data[0:8] = b"NOTHDF5!"
+open(sys.argv[2], "wb").write(data)
+PY
+  expect "flipped_header.h5" flipped_header.h5 --set time.max_steps=20
+  expect "mesh.elements differ" "$file" --set "mesh.elements=[8,1,4]" --set time.max_steps=20
+  expect "dg.order = 3, the config 4" "$file" --set dg.order=4 --set time.max_steps=20
+  expect "of case 'rising_bubble'" "$file" --set case.name=rest_atmosphere --set time.max_steps=20
+  expect "no checkpoint file" missing.h5 --set time.max_steps=20
+  mkdir -p empty
+  out=$(run --output empty --restart latest 2>&1); [ $? -eq 2 ] && grep -q "no complete checkpoint" <<<"$out" \
+    || fail "--restart latest in an empty directory: $out"
+  ;;
+blowup)
+  # A blow-up leaves the last good state as a checkpoint, from which a gentler run goes on.
+  run --output out --set time.cfl=3 --set time.max_steps=300 > log.txt 2>&1 && fail "did not blow up"
+  grep -q "the last good state (step" log.txt || { cat log.txt; fail "no last-good message"; }
+  latest=$(ls out/checkpoint_*.h5 | tail -1)
+  [ -n "$latest" ] || fail "no checkpoint written"
+  run --output out --set time.cfl=0.3 --set time.max_steps=20 --restart latest || fail "restart with a smaller cfl"
+  ;;
+*) fail "unknown test $test" ;;
+esac
+echo "$test: ok"
