@@ -37,6 +37,7 @@ struct OutputConfig {
   double checkpoint_interval = 0;  ///< simulated seconds between checkpoints (0: off)
   long checkpoint_steps = 0;       ///< steps between checkpoints (0: off)
   int checkpoint_keep = 3;         ///< newest checkpoints kept
+  double profiles_interval = 0;    ///< simulated seconds between profiles (0: with field outputs)
 };
 
 struct Config {

@@ -42,6 +42,8 @@ const std::vector<KeySpec>& config_keys() {
      "output directory; --output overrides it"},
     {"output", "interval", "0.0", "a finite number >= 0 (seconds)",
      "simulated time between field outputs (0: only at the end)"},
+    {"output", "profiles_interval", "0.0", "a finite number >= 0 (seconds)",
+     "simulated time between samples of profiles.nc (0: with every field output)"},
     {"output", "checkpoint_interval", "0.0", "a finite number >= 0 (seconds)",
      "simulated time between checkpoints (0: none on this schedule); one is always written at the end"},
     {"output", "checkpoint_steps", "0", "an integer >= 0",

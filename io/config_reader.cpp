@@ -335,6 +335,7 @@ Config parse_config(const std::string& text, const std::string& source,
     c.output.dir = get_string(values.at(k), k);
   }
   c.output.interval = number(values, "output", "interval", [](double x) { return x >= 0; });
+  c.output.profiles_interval = number(values, "output", "profiles_interval", [](double x) { return x >= 0; });
   c.output.checkpoint_interval = number(values, "output", "checkpoint_interval", [](double x) { return x >= 0; });
   c.output.checkpoint_steps =
       static_cast<long>(integer(values, "output", "checkpoint_steps", [](long long n) { return n >= 0; }));

@@ -36,31 +36,29 @@ void interpolate(const std::vector<double>& M, int n1, const double* in, double*
 
 }  // namespace
 
-void write_field_file(const std::string& path, const HostSolution& s, const std::vector<double>& lgl_nodes,
-                      const mesh::LocalMesh& mesh, MPI_Comm comm, const std::string& case_name) {
+GridValues grid_values(const HostSolution& s, const std::vector<double>& lgl_nodes, const mesh::LocalMesh& mesh) {
   const int n1 = static_cast<int>(lgl_nodes.size());
   std::vector<double> targets(n1);
   for (int p = 0; p < n1; ++p) targets[p] = -1.0 + (2.0 * p + 1.0) / n1;
   const std::vector<double> M = dg::lagrange_matrix(lgl_nodes, targets);
 
   const auto& brick = mesh.brick();
-  io::FieldGrid grid;
+  GridValues g;
   int local_elements[3];
   for (int d = 0; d < 3; ++d) {
     const int n = brick.elements()[d];
     const double h = brick.element_size(d), lo = brick.domain()[d][0];
     for (int e = 0; e < n; ++e)
-      for (int p = 0; p < n1; ++p) grid.axes[d].push_back(lo + (e + (targets[p] + 1) / 2) * h);
+      for (int p = 0; p < n1; ++p) g.axes[d].push_back(lo + (e + (targets[p] + 1) / 2) * h);
     local_elements[d] = mesh.element_end(d) - mesh.element_begin(d);
-    grid.start[d] = static_cast<size_t>(mesh.element_begin(d)) * n1;
-    grid.count[d] = static_cast<size_t>(local_elements[d]) * n1;
+    g.start[d] = static_cast<size_t>(mesh.element_begin(d)) * n1;
+    g.size[d] = static_cast<size_t>(local_elements[d]) * n1;
   }
-  const size_t points = grid.count[0] * grid.count[1] * grid.count[2];
-  enum { f_rho, f_u, f_v, f_w, f_theta, f_p, f_T, n_fields };
-  std::vector<std::vector<double>> fields(n_fields, std::vector<double>(points));
+  const size_t points = g.size[0] * g.size[1] * g.size[2];
+  for (auto& f : g.field) f.assign(points, 0.0);
 
   const int nodes = n1 * n1 * n1;
-  std::vector<double> in(nodes), out(nodes);
+  std::vector<double> in(nodes);
   std::vector<std::vector<double>> values(physics::nvar + 1, std::vector<double>(nodes));
   for (int e = 0; e < mesh.element_count(); ++e) {
     for (int v = 0; v <= physics::nvar; ++v) {  // the conservative variables and phi
@@ -74,32 +72,40 @@ void write_field_file(const std::string& path, const HostSolution& s, const std:
       for (int v = 0; v < physics::nvar; ++v) q[v] = values[v][n];
       const physics::Prim w = physics::primitive(q, values[physics::nvar][n]);
       const size_t i = li * n1 + n % n1, j = lj * n1 + (n / n1) % n1, k = lk * n1 + n / (n1 * n1);
-      const size_t at = i + grid.count[0] * (j + grid.count[1] * k);
-      fields[f_rho][at] = w.rho;
-      fields[f_u][at] = w.u[0];
-      fields[f_v][at] = w.u[1];
-      fields[f_w][at] = w.u[2];
-      fields[f_theta][at] = physics::potential_temperature(w.T, w.p);
-      fields[f_p][at] = w.p;
-      fields[f_T][at] = w.T;
+      const size_t at = i + g.size[0] * (j + g.size[1] * k);
+      g.field[GridValues::rho][at] = w.rho;
+      g.field[GridValues::u][at] = w.u[0];
+      g.field[GridValues::v][at] = w.u[1];
+      g.field[GridValues::w][at] = w.u[2];
+      g.field[GridValues::theta][at] = physics::potential_temperature(w.T, w.p);
+      g.field[GridValues::p][at] = w.p;
+      g.field[GridValues::T][at] = w.T;
     }
   }
+  return g;
+}
+
+void write_field_file(const std::string& path, const GridValues& g, double time, int order, MPI_Comm comm,
+                      const std::string& case_name) {
+  io::FieldGrid grid;
+  grid.axes = g.axes;
+  grid.start = g.start;
+  grid.count = g.size;
   const std::vector<io::FieldVariable> variables{
-      {"rho", "air density", "air_density", "kg m-3", fields[f_rho].data()},
-      {"u", "velocity along x", "eastward_wind", "m s-1", fields[f_u].data()},
-      {"v", "velocity along y", "northward_wind", "m s-1", fields[f_v].data()},
-      {"w", "velocity along z", "upward_air_velocity", "m s-1", fields[f_w].data()},
-      {"theta", "potential temperature", "air_potential_temperature", "K", fields[f_theta].data()},
-      {"p", "pressure", "air_pressure", "Pa", fields[f_p].data()},
-      {"T", "temperature", "air_temperature", "K", fields[f_T].data()},
+      {"rho", "air density", "air_density", "kg m-3", g.field[GridValues::rho].data()},
+      {"u", "velocity along x", "eastward_wind", "m s-1", g.field[GridValues::u].data()},
+      {"v", "velocity along y", "northward_wind", "m s-1", g.field[GridValues::v].data()},
+      {"w", "velocity along z", "upward_air_velocity", "m s-1", g.field[GridValues::w].data()},
+      {"theta", "potential temperature", "air_potential_temperature", "K", g.field[GridValues::theta].data()},
+      {"p", "pressure", "air_pressure", "Pa", g.field[GridValues::p].data()},
+      {"T", "temperature", "air_temperature", "K", g.field[GridValues::T].data()},
   };
-  io::write_fields(path, comm, grid, s.time, variables,
+  io::write_fields(path, comm, grid, time, variables,
                    {{"Conventions", "CF-1.8"},
                     {"title", "Squall " + case_name},
                     {"source", std::string("squall ") + version},
-                    {"comment", "DG solution of order " + std::to_string(n1 - 1) +
-                                    " interpolated to the centres of " + std::to_string(n1) +
-                                    " equal sub-cells per element and direction"}});
+                    {"comment", "DG solution of order " + std::to_string(order) + " interpolated to the centres of " +
+                                    std::to_string(order + 1) + " equal sub-cells per element and direction"}});
 }
 
 }  // namespace squall

@@ -12,6 +12,7 @@
 #include "solver/checkpointing.hpp"
 #include "solver/dg_operator.hpp"
 #include "solver/field_output.hpp"
+#include "solver/profiles.hpp"
 #include "solver/simulation.hpp"
 #include "solver/solution_diagnostics.hpp"
 
@@ -169,12 +170,26 @@ void run_dg(const RunContext& ctx) {
     if (rank == 0)
       csv.row({run.t, double(run.step), run.dt, now[0], now[1], mass_change, energy_change, mass_change,
                energy_change, max_speed, cfl, MPI_Wtime() - loop_start});
-    if (file >= 0) {
-      write_field_file(ctx.output_dir + "/" + detail::field_file_name(static_cast<int>(file)), host, lgl_nodes,
-                       mesh, comm, case_name);
+    const bool with_profiles = file >= 0 && config.output.profiles_interval == 0;
+    if (file >= 0 || with_profiles) {
+      const GridValues grid = grid_values(host, lgl_nodes, mesh);
+      if (file >= 0)
+        write_field_file(ctx.output_dir + "/" + detail::field_file_name(static_cast<int>(file)), grid, run.t, N,
+                         comm, case_name);
+      if (with_profiles) write_profiles(ctx.output_dir + "/profiles.nc", grid, run.t, comm, case_name);
       last_output_time = run.t;
     }
   };
+  // Profiles on their own schedule (output.profiles_interval > 0).
+  double last_profile_time = -1;
+  const auto profiles = [&]() {
+    if (run.t == last_profile_time) return;
+    ScopedTimer timer(ctx.timers, "output");
+    copy_to_host(run.t);
+    write_profiles(ctx.output_dir + "/profiles.nc", grid_values(host, lgl_nodes, mesh), run.t, comm, case_name);
+    last_profile_time = run.t;
+  };
+  const double pi = config.output.profiles_interval;
   std::string last_checkpoint;
   long last_checkpoint_step = -1;
   const auto checkpoint = [&]() {
@@ -202,6 +217,7 @@ void run_dg(const RunContext& ctx) {
   // Field files: 0 is the initial state, k the k-th interval output, and a run that ends
   // between output times writes the next number.
   if (!restarted) output(0);
+  if (!restarted && pi > 0) profiles();
   log::info("time loop: end_time = " + std::to_string(end_time) + " s, " + integrator.name() + ", " +
             (config.time.dt > 0 ? "fixed dt = " + std::to_string(config.time.dt) + " s"
                                 : "cfl = " + std::to_string(config.time.cfl)));
@@ -245,6 +261,7 @@ void run_dg(const RunContext& ctx) {
       if (interval > 0 && run.t < end_time) ++run.output_count;
       output(run.t < end_time ? run.output_count : run.output_count + 1);
     }
+    if (pi > 0 && std::floor(run.t / pi) > std::floor(before.t / pi)) profiles();
     if (checkpoint_due(before.t)) checkpoint();
     const double now = MPI_Wtime();
     if (now - last_print > 5.0 || at_output) {
@@ -261,11 +278,12 @@ void run_dg(const RunContext& ctx) {
   const double loop_seconds = MPI_Wtime() - loop_start -
                               (ctx.timers.seconds("output") + ctx.timers.seconds("checkpoint") - output_seconds_before);
   if (run.t != last_output_time) output(run.output_count + 1);
+  if (pi > 0) profiles();
   const std::string final_checkpoint = checkpoint();
   if (stop_signal != 0)
-    log::info("stopped by signal " + std::to_string(stop_signal) + " at step " + std::to_string(run.step) +
+    log::warn("stopped by signal " + std::to_string(stop_signal) + " at step " + std::to_string(run.step) +
               ", t = " + std::to_string(run.t) + " s; state saved in " + final_checkpoint +
-              "; continue with: squall run " + config.source + " --output " + ctx.output_dir + " --restart latest");
+              "; continue with the same command and --restart latest, e.g. squall run " + config.source + " --output " + ctx.output_dir + " --restart latest");
 
   // Summary.
   io::RunSummary& s = ctx.summary;

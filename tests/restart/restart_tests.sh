@@ -59,6 +59,7 @@ sigterm|sigusr1)
   status=$?
   cat log.txt
   [ "$status" = 0 ] || fail "stopped run exited with $status"
+  grep -q "continue with the same command and --restart latest" log.txt || fail "no message on how to continue"
   python3 -c "import json; s=json.load(open('out/summary.json')); assert s['stopped_by_signal'] and s['final_time'] < 150" \
     || fail "the run was not stopped early by the signal"
   prun $ranks --output out --set time.end_time=150 --restart latest || fail "restart"

@@ -1,0 +1,72 @@
+#include "solver/profiles.hpp"
+
+#include "core/reproducible_sum.hpp"
+#include "io/netcdf_profiles.hpp"
+
+namespace squall {
+namespace {
+
+using F = GridValues::Field;
+
+/// Sums of f(point) over each local level, reproducibly reduced over ranks, divided by
+/// the number of points per global level.
+template <class Fn>
+std::vector<std::vector<double>> level_means(const GridValues& g, int quantities, MPI_Comm comm, const Fn& f) {
+  const size_t levels = g.axes[2].size();
+  std::vector<ExactSum> sums(levels * quantities);
+  std::vector<double> values(quantities);
+  for (size_t k = 0; k < g.size[2]; ++k)
+    for (size_t j = 0; j < g.size[1]; ++j)
+      for (size_t i = 0; i < g.size[0]; ++i) {
+        f(i + g.size[0] * (j + g.size[1] * k), g.start[2] + k, values.data());
+        for (int q = 0; q < quantities; ++q) sums[(g.start[2] + k) * quantities + q].add(values[q]);
+      }
+  allreduce(comm, sums);
+  const double per_level = static_cast<double>(g.axes[0].size() * g.axes[1].size());
+  std::vector<std::vector<double>> out(quantities, std::vector<double>(levels));
+  for (size_t k = 0; k < levels; ++k)
+    for (int q = 0; q < quantities; ++q) out[q][k] = sums[k * quantities + q].value() / per_level;
+  return out;
+}
+
+}  // namespace
+
+void write_profiles(const std::string& path, const GridValues& g, double time, MPI_Comm comm,
+                    const std::string& case_name) {
+  const F mean_fields[] = {F::u, F::v, F::w, F::theta, F::T, F::p, F::rho};
+  const auto means = level_means(g, 7, comm, [&](size_t at, size_t, double* out) {
+    for (int q = 0; q < 7; ++q) out[q] = g.field[mean_fields[q]][at];
+  });
+  const auto& mu = means[0];
+  const auto& mv = means[1];
+  const auto& mw = means[2];
+  const auto& mth = means[3];
+  const auto second = level_means(g, 7, comm, [&](size_t at, size_t k, double* out) {
+    const double u = g.field[F::u][at] - mu[k], v = g.field[F::v][at] - mv[k];
+    const double w = g.field[F::w][at] - mw[k], th = g.field[F::theta][at] - mth[k];
+    out[0] = u * u, out[1] = v * v, out[2] = w * w, out[3] = th * th;
+    out[4] = w * th, out[5] = u * w, out[6] = v * w;
+  });
+  int rank = 0;
+  MPI_Comm_rank(comm, &rank);
+  if (rank != 0) return;
+  const std::vector<io::ProfileVariable> variables{
+      {"u", "horizontal mean of u", "eastward_wind", "m s-1", means[0]},
+      {"v", "horizontal mean of v", "northward_wind", "m s-1", means[1]},
+      {"w", "horizontal mean of w", "upward_air_velocity", "m s-1", means[2]},
+      {"theta", "horizontal mean of potential temperature", "air_potential_temperature", "K", means[3]},
+      {"T", "horizontal mean of temperature", "air_temperature", "K", means[4]},
+      {"p", "horizontal mean of pressure", "air_pressure", "Pa", means[5]},
+      {"rho", "horizontal mean of density", "air_density", "kg m-3", means[6]},
+      {"u_u", "variance u'u'", "", "m2 s-2", second[0]},
+      {"v_v", "variance v'v'", "", "m2 s-2", second[1]},
+      {"w_w", "variance w'w'", "", "m2 s-2", second[2]},
+      {"theta_theta", "variance theta'theta'", "", "K2", second[3]},
+      {"w_theta", "resolved vertical flux w'theta'", "", "K m s-1", second[4]},
+      {"u_w", "resolved momentum flux u'w'", "", "m2 s-2", second[5]},
+      {"v_w", "resolved momentum flux v'w'", "", "m2 s-2", second[6]},
+  };
+  io::append_profiles(path, g.axes[2], time, variables, "Squall " + case_name + " profiles");
+}
+
+}  // namespace squall

@@ -1,0 +1,18 @@
+#pragma once
+/// Horizontal statistics against height, from the gridded solution: means of u, v, w,
+/// theta, T, p, rho; variances u'u', v'v', w'w', theta'theta'; resolved fluxes w'theta',
+/// u'w', v'w' (primes: deviations from the level's mean). Every sum is a reproducible
+/// global sum, so the profiles have the same bits on any number of ranks.
+#include <mpi.h>
+
+#include <string>
+
+#include "solver/field_output.hpp"
+
+namespace squall {
+
+/// Computes the profiles (collective) and appends them to `path` (rank 0).
+void write_profiles(const std::string& path, const GridValues& g, double time, MPI_Comm comm,
+                    const std::string& case_name);
+
+}  // namespace squall
