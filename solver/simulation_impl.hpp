@@ -48,10 +48,10 @@ std::string check_physical(const dg::StateView& q, const dg::AuxView& aux, const
     const auto c = mesh.brick().element_coords(mesh.global_element(e));
     char text[512];
     std::snprintf(text, sizeof text,
-                  "non-physical state at step %ld, t = %.9g s: element (%d, %d, %d), node %d at "
+                  "non-physical state at step %ld, t = %.9g s: element %d (%d, %d, %d), node %d at "
                   "(%.6g, %.6g, %.6g) m on rank %d: rho = %.6g, rho u = (%.6g, %.6g, %.6g), rho e = %.9g "
                   "(NaN/Inf, or density or temperature <= 0); try a smaller time.cfl",
-                  step, t, c[0], c[1], c[2], n, xh(0), xh(1), xh(2), mesh.rank(), qh(0), qh(1), qh(2),
+                  step, t, mesh.global_element(e), c[0], c[1], c[2], n, xh(0), xh(1), xh(2), mesh.rank(), qh(0), qh(1), qh(2),
                   qh(3), qh(4));
     throw RunError(text);
   });
