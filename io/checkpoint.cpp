@@ -41,7 +41,6 @@ class Handle {
   Handle(const Handle&) = delete;
   Handle& operator=(const Handle&) = delete;
   hid_t get() const { return id_; }
-  hid_t release() { return std::exchange(id_, -1); }
 
  private:
   hid_t id_;

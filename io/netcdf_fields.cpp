@@ -17,7 +17,6 @@ class NcFile {
     if (status != NC_NOERR)
       throw RunError("NetCDF error writing '" + path_ + "' (" + what + "): " + nc_strerror(status));
   }
-  const std::string& path() const { return path_; }
   int id = -1;
 
  private:
