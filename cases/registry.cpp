@@ -10,6 +10,10 @@ const std::vector<CaseInfo>& registered_cases() {
        make_isentropic_vortex},
       {"rising_bubble", "dry warm bubble (0.5 K) rising in a neutral atmosphere (Giraldo & Restelli 2008)",
        make_rising_bubble},
+      {"density_current", "cold bubble collapsing into a density current, viscous (Straka et al. 1993)",
+       make_density_current},
+      {"shear_wave", "decaying viscous shear wave; exact solution of the momentum equation",
+       make_shear_wave},
   };
   return list;
 }

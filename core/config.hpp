@@ -22,6 +22,11 @@ struct DgConfig {
   std::string volume_flux;  ///< "standard" or "kennedy_gruber"
 };
 
+struct PhysicsConfig {
+  double viscosity = 0;  ///< kinematic viscosity nu [m^2/s]; 0: Euler
+  double prandtl = 0.71;
+};
+
 struct TimeConfig {
   double end_time = 0;
   long max_steps = 0;
@@ -46,6 +51,7 @@ struct Config {
   CaseConfig case_;
   MeshConfig mesh;
   DgConfig dg;
+  PhysicsConfig physics;
   TimeConfig time;
   OutputConfig output;
 };

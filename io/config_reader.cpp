@@ -323,6 +323,8 @@ Config parse_config(const std::string& text, const std::string& source,
   }
   c.dg.order = static_cast<int>(integer(values, "dg", "order", [](long long n) { return n >= 1 && n <= 8; }));
   c.dg.volume_flux = choice(values, "dg", "volume_flux", {"standard", "kennedy_gruber"});
+  c.physics.viscosity = number(values, "physics", "viscosity", [](double x) { return x >= 0; });
+  c.physics.prandtl = number(values, "physics", "prandtl", [](double x) { return x > 0; });
   c.time.end_time = number(values, "time", "end_time", [](double x) { return x >= 0; });
   c.time.max_steps = static_cast<long>(integer(values, "time", "max_steps", [](long long n) { return n >= 0; }));
   c.time.warmup_steps =

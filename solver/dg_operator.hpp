@@ -22,16 +22,22 @@
 
 namespace squall::dg {
 
+/// Runtime choices of the operator, made once.
+struct OperatorOptions {
+  Real gravity = 0;         ///< [m s^-2] scales the buoyancy source (0: off)
+  bool split_form = false;  ///< Kennedy-Gruber flux differencing instead of the standard volume term
+  Real viscosity = 0;       ///< kinematic viscosity nu [m^2 s^-1] (0: Euler, no viscous phases)
+  Real prandtl = 0.71;      ///< nu / kappa
+};
+
 template <int N>
 class DgOperator {
  public:
   using L = Layout<N>;
 
-  /// `aux` holds the reference state and geopotential of every node; `gravity` [m s^-2]
-  /// scales the buoyancy source (0 switches it off); `split_form` selects the
-  /// Kennedy-Gruber flux-differencing volume integral instead of the standard one.
+  /// `aux` holds the reference state and geopotential of every node.
   DgOperator(const mesh::LocalMesh& mesh, const Basis<N>& basis, const Geometry& geometry,
-             AuxView aux, Real gravity, MPI_Comm comm, Timers& timers, bool split_form = false);
+             AuxView aux, const OperatorOptions& options, MPI_Comm comm, Timers& timers);
 
   int element_count() const { return elements_; }
   /// Reals in a state: elements x variables x nodes.
@@ -53,6 +59,10 @@ class DgOperator {
   void boundary_faces(const StateView& q);
   void surface_lift(const StateView& dq);
   void sources(const StateView& q, const StateView& dq);
+  // Viscous phases (BR1; solver/dg_viscous_impl.hpp), only when viscosity > 0.
+  void gradients_local(const StateView& q);
+  void gradients_remote(const StateView& q);
+  void viscous_fluxes(const StateView& dq);
 
  private:
   int elements_;
@@ -60,6 +70,7 @@ class DgOperator {
   Real two_over_h_[3];
   Real gravity_;
   bool split_form_;
+  Real viscosity_, diffusivity_;
   AuxView aux_;
   DeviceView<int* [3]> interior_;  ///< (element_minus, element_plus, direction)
   DeviceView<int* [2]> boundary_;  ///< (element, local face)
@@ -68,9 +79,16 @@ class DgOperator {
   DeviceView<Real***> points_;     ///< split form: rho, u, v, w, p, e, p_ref per node
   DeviceView<Real****> surface_;   ///< F* - F(q) per element face: (element, face, v, face node)
   std::unique_ptr<mesh::HaloExchange> halo_;
+  // Viscous work arrays.
+  DeviceView<Real***> gvars_;          ///< u, v, w, T per node: (element, var, node)
+  DeviceView<Real***> grad_;           ///< their gradients: (element, d * ngrad + var, node)
+  DeviceView<Real****> grad_surface_;  ///< g* - g per element face: (element, face, var, face node)
+  DeviceView<Real***> vflux_;          ///< F_v,d per node: (element, d * nvar + v, node)
+  std::unique_ptr<mesh::HaloExchange> viscous_halo_;  ///< F_v traces on MPI faces
   Timers& timers_;
 };
 
 }  // namespace squall::dg
 
 #include "solver/dg_operator_impl.hpp"
+#include "solver/dg_viscous_impl.hpp"

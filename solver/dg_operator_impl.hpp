@@ -2,17 +2,20 @@
 // Implementation of DgOperator<N> (included from dg_operator.hpp).
 #include "physics/numerical_flux.hpp"
 #include "physics/two_point_flux.hpp"
+#include "physics/viscous.hpp"
 
 namespace squall::dg {
 
 template <int N>
 DgOperator<N>::DgOperator(const mesh::LocalMesh& mesh, const Basis<N>& basis,
-                          const Geometry& geometry, AuxView aux, Real gravity, MPI_Comm comm,
-                          Timers& timers, bool split_form)
+                          const Geometry& geometry, AuxView aux, const OperatorOptions& options,
+                          MPI_Comm comm, Timers& timers)
     : elements_(mesh.element_count()),
       basis_(basis),
-      gravity_(gravity),
-      split_form_(split_form),
+      gravity_(options.gravity),
+      split_form_(options.split_form),
+      viscosity_(options.viscosity),
+      diffusivity_(options.viscosity / options.prandtl),
       aux_(aux),
       timers_(timers) {
   for (int d = 0; d < 3; ++d) two_over_h_[d] = 2 / geometry.h[d];
@@ -44,6 +47,13 @@ DgOperator<N>::DgOperator(const mesh::LocalMesh& mesh, const Basis<N>& basis,
   surface_ = DeviceView<Real****>("dg::surface", elements_, 6, physics::nvar, L::face_nodes);
   if (split_form_) points_ = DeviceView<Real***>("dg::split_points", elements_, 7, L::nodes);
   halo_ = std::make_unique<mesh::HaloExchange>(mesh, physics::nvar * L::face_nodes, comm);
+  if (viscosity_ > 0) {
+    gvars_ = DeviceView<Real***>("dg::gradient_variables", elements_, physics::ngrad, L::nodes);
+    grad_ = DeviceView<Real***>("dg::gradients", elements_, 3 * physics::ngrad, L::nodes);
+    grad_surface_ = DeviceView<Real****>("dg::gradient_surface", elements_, 6, physics::ngrad, L::face_nodes);
+    vflux_ = DeviceView<Real***>("dg::viscous_flux", elements_, 3 * physics::nvar, L::nodes);
+    viscous_halo_ = std::make_unique<mesh::HaloExchange>(mesh, physics::nvar * L::face_nodes, comm);
+  }
 }
 
 template <int N>
@@ -53,8 +63,9 @@ void DgOperator<N>::operator()(Real /*t*/, const FlatView& q_flat, const FlatVie
   start_halo_exchange(q);
   // 2. Volume integral (overlaps the exchange).
   volume_integral(q, dq);
-  // 3. Interior faces (overlap the exchange).
+  // 3. Interior faces (overlap the exchange); viscous: gradients from local data.
   interior_faces(q);
+  if (viscosity_ > 0) gradients_local(q);
   // 4. Finish the halo exchange.
   {
     ScopedTimer timer(timers_, "halo_wait", false);
@@ -62,8 +73,13 @@ void DgOperator<N>::operator()(Real /*t*/, const FlatView& q_flat, const FlatVie
   }
   // 5. MPI faces, with the neighbours' traces.
   mpi_faces(q);
-  // 6. Boundary faces (walls).
+  // 6. Boundary faces (walls); viscous: the rest of the gradients, then the viscous
+  //    fluxes, with their own halo exchange (BR1 central fluxes).
   boundary_faces(q);
+  if (viscosity_ > 0) {
+    gradients_remote(q);
+    viscous_fluxes(dq);
+  }
   // 7. Surface lift: face corrections into the end nodes.
   surface_lift(dq);
   // 8. Sources.

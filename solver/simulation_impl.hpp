@@ -97,8 +97,12 @@ void run_dg(const RunContext& ctx) {
   const dg::StateView q(q_flat.data(), elements, physics::nvar, L::nodes);
   const dg::AuxView aux("dg::aux", elements, physics::naux, L::nodes);
   the_case->initialize(geometry.x, q, aux);
-  dg::DgOperator<N> rhs(mesh, basis, geometry, aux, gravity, comm, ctx.timers,
-                        config.dg.volume_flux == "kennedy_gruber");
+  dg::OperatorOptions options;
+  options.gravity = gravity;
+  options.split_form = config.dg.volume_flux == "kennedy_gruber";
+  options.viscosity = config.physics.viscosity;
+  options.prandtl = config.physics.prandtl;
+  dg::DgOperator<N> rhs(mesh, basis, geometry, aux, options, comm, ctx.timers);
   TimeIntegrator integrator(config.time.integrator, rhs.state_size());
 
   // Host copies for output, diagnostics and checkpoints (copied only at those times).
@@ -144,6 +148,8 @@ void run_dg(const RunContext& ctx) {
                         restarted);
 
   const Real min_spacing = geometry.min_node_spacing;
+  const double diffusivity_limit =
+      2 * std::max(config.physics.viscosity, config.physics.viscosity / config.physics.prandtl);
   const auto max_wave_speed = [&]() { return detail::max_wave_speed<N>(q, aux, comm); };
   double loop_start = MPI_Wtime();
   double last_output_time = -1;
@@ -239,6 +245,8 @@ void run_dg(const RunContext& ctx) {
     }
     const double next_output = next_output_time();
     run.dt = config.time.dt > 0 ? config.time.dt : config.time.cfl * min_spacing / max_wave_speed();
+    if (config.time.dt == 0 && diffusivity_limit > 0)  // explicit diffusion: dt <= dx^2 / (2 nu)
+      run.dt = std::min(run.dt, config.time.cfl * min_spacing * min_spacing / diffusivity_limit);
     bool at_output = false;
     if (run.t + run.dt >= next_output * (1 - 1e-14)) {  // land on the output time exactly
       run.dt = next_output - run.t;

@@ -19,7 +19,8 @@ rows += [(f"state_norms.l2.{k}", v) for k, v in s["state_norms"]["l2"].items()]
 rows += [(f"errors.l2.{k}", v) for k, v in s.get("errors", {}).get("l2", {}).items()]
 rows += [(f"case_diagnostics.{k}", v) for k, v in s["case_diagnostics"].items()]
 for key, value in rows:
-    print(f"{key} {value!r}")
+    if value is not None:  # null: not defined yet (e.g. no front in the first steps)
+        print(f"{key} {value!r}")
 PY
 rm -rf "$tmp"
 cat "$here/$case.ref"

@@ -1,0 +1,175 @@
+#pragma once
+// Viscous phases of DgOperator<N>: the BR1 scheme of Bassi & Rebay (1997), J. Comput.
+// Phys. 131, 267-279, with central fluxes for the lifted gradients and for the viscous
+// flux (Gassner, Winters, Hindenlang & Kopriva 2018, J. Sci. Comput. 77, 154-200).
+//   G_d = (2/h_d) [ D g + L_d (g* - g) ],  g = (u, v, w, T),  g* = {g} (walls: wall value)
+//   dq += (2/h_d) [ D F_v,d + L_d (F_v* - F_v) ],  F_v* = {F_v} (free-slip walls: 0)
+// Every face value is written once per element face; the lifting reads them per node.
+
+namespace squall::dg {
+
+template <int N>
+void DgOperator<N>::gradients_local(const StateView& q) {
+  ScopedTimer timer(timers_, "gradients");
+  const auto g = gvars_;
+  const auto G = grad_;
+  const auto SG = grad_surface_;
+  const auto aux = aux_;
+  const auto faces = interior_;
+  parallel_for("dg::gradient_variables", elements_, L::nodes, KOKKOS_LAMBDA(const int e, const int n) {
+    const physics::Vec<physics::ngrad> v =
+        physics::gradient_variables(physics::primitive(load(q, e, n), aux(e, 2, n)));
+    for (int k = 0; k < physics::ngrad; ++k) g(e, k, n) = v[k];
+  });
+  const Basis<N> b = basis_;
+  const Real s0 = two_over_h_[0], s1 = two_over_h_[1], s2 = two_over_h_[2];
+  parallel_for("dg::gradient_volume", elements_, L::nodes, KOKKOS_LAMBDA(const int e, const int n) {
+    const Real scale[3] = {s0, s1, s2};
+    for (int d = 0; d < 3; ++d) {
+      const int i = L::index(n, d);
+      for (int k = 0; k < physics::ngrad; ++k) {
+        Real derivative = 0;
+        for (int m = 0; m < L::n1; ++m) derivative += b.D[i][m] * g(e, k, L::along(n, d, m));
+        G(e, d * physics::ngrad + k, n) = scale[d] * derivative;
+      }
+    }
+  });
+  parallel_for("dg::gradient_interior_faces", static_cast<int>(faces.extent(0)), L::face_nodes,
+               KOKKOS_LAMBDA(const int f, const int m) {
+                 const int em = faces(f, 0), ep = faces(f, 1), d = faces(f, 2);
+                 const int nm = L::volume_node_of(m, 2 * d + 1), np = L::volume_node_of(m, 2 * d);
+                 for (int k = 0; k < physics::ngrad; ++k) {
+                   const Real half_jump = 0.5 * (g(ep, k, np) - g(em, k, nm));
+                   SG(em, 2 * d + 1, k, m) = half_jump;   // {g} - g_minus
+                   SG(ep, 2 * d, k, m) = -half_jump;      // {g} - g_plus
+                 }
+               });
+}
+
+template <int N>
+void DgOperator<N>::gradients_remote(const StateView& q) {
+  ScopedTimer timer(timers_, "gradients");
+  const auto g = gvars_;
+  const auto G = grad_;
+  const auto SG = grad_surface_;
+  const auto aux = aux_;
+  const auto mpi = mpi_;
+  const auto walls = boundary_;
+  const auto recv = halo_->recv_buffer();
+  parallel_for("dg::gradient_mpi_faces", static_cast<int>(mpi.extent(0)), L::face_nodes,
+               KOKKOS_LAMBDA(const int f, const int m) {
+                 const int e = mpi(f, 0), lf = mpi(f, 1);
+                 const int n = L::volume_node_of(m, lf);
+                 physics::Cons outer;
+                 for (int v = 0; v < physics::nvar; ++v) outer[v] = recv(f, v * L::face_nodes + m);
+                 const physics::Vec<physics::ngrad> go =
+                     physics::gradient_variables(physics::primitive(outer, aux(e, 2, n)));
+                 for (int k = 0; k < physics::ngrad; ++k) SG(e, lf, k, m) = 0.5 * (go[k] - g(e, k, n));
+               });
+  parallel_for("dg::gradient_boundary_faces", static_cast<int>(walls.extent(0)), L::face_nodes,
+               KOKKOS_LAMBDA(const int f, const int m) {
+                 const int e = walls(f, 0), lf = walls(f, 1);
+                 const int n = L::volume_node_of(m, lf);
+                 physics::Vec<physics::ngrad> inner;
+                 for (int k = 0; k < physics::ngrad; ++k) inner[k] = g(e, k, n);
+                 const physics::Vec<physics::ngrad> jump = physics::free_slip_gradient_jump(inner, lf / 2);
+                 for (int k = 0; k < physics::ngrad; ++k) SG(e, lf, k, m) = jump[k];
+               });
+  // Lift the face terms into the gradients, then the viscous flux at every node.
+  const Real l0 = two_over_h_[0] / basis_.w[0], l1 = two_over_h_[1] / basis_.w[0],
+             l2 = two_over_h_[2] / basis_.w[0];
+  const Real nu = viscosity_, kappa = diffusivity_;
+  const auto FV = vflux_;
+  parallel_for("dg::gradient_lift_viscous_flux", elements_, L::nodes, KOKKOS_LAMBDA(const int e, const int n) {
+    const Real lift[3] = {l0, l1, l2};
+    physics::Gradients gr;
+    for (int d = 0; d < 3; ++d) {
+      const int i = L::index(n, d);
+      Real extra[physics::ngrad] = {0, 0, 0, 0};
+      if (i == 0 || i == N) {
+        const int lf = 2 * d + (i == N ? 1 : 0);
+        const Real sign = i == N ? 1 : -1;  // outward normal of the face along d
+        const int m = L::face_node_of(n, d);
+        for (int k = 0; k < physics::ngrad; ++k) extra[k] = sign * lift[d] * SG(e, lf, k, m);
+      }
+      for (int k = 0; k < 3; ++k) gr.du[k][d] = G(e, d * physics::ngrad + k, n) + extra[k];
+      gr.dT[d] = G(e, d * physics::ngrad + 3, n) + extra[3];
+    }
+    const physics::Prim w = physics::primitive(load(q, e, n), aux(e, 2, n));
+    for (int d = 0; d < 3; ++d) {
+      const physics::Cons f = physics::viscous_flux(w, gr, nu, kappa, d);
+      for (int v = 0; v < physics::nvar; ++v) FV(e, d * physics::nvar + v, n) = f[v];
+    }
+  });
+}
+
+template <int N>
+void DgOperator<N>::viscous_fluxes(const StateView& dq) {
+  ScopedTimer timer(timers_, "viscous");
+  const auto FV = vflux_;
+  const auto S = surface_;
+  const auto mpi = mpi_;
+  const auto walls = boundary_;
+  const auto interior = interior_;
+  // Start the exchange of this rank's viscous flux traces (normal component).
+  const auto send = viscous_halo_->send_buffer();
+  parallel_for("dg::pack_viscous_halo", static_cast<int>(mpi.extent(0)), L::face_nodes,
+               KOKKOS_LAMBDA(const int f, const int m) {
+                 const int lf = mpi(f, 1), d = lf / 2;
+                 const int n = L::volume_node_of(m, lf);
+                 for (int v = 0; v < physics::nvar; ++v)
+                   send(f, v * L::face_nodes + m) = FV(mpi(f, 0), d * physics::nvar + v, n);
+               });
+  viscous_halo_->start();
+  // Volume: dq += (2/h_d) D F_v,d.
+  const Basis<N> b = basis_;
+  const Real s0 = two_over_h_[0], s1 = two_over_h_[1], s2 = two_over_h_[2];
+  parallel_for("dg::viscous_volume", elements_, L::nodes, KOKKOS_LAMBDA(const int e, const int n) {
+    const Real scale[3] = {s0, s1, s2};
+    for (int v = 1; v < physics::nvar; ++v) {
+      Real sum = 0;
+      for (int d = 0; d < 3; ++d) {
+        const int i = L::index(n, d);
+        Real derivative = 0;
+        for (int m = 0; m < L::n1; ++m) derivative += b.D[i][m] * FV(e, d * physics::nvar + v, L::along(n, d, m));
+        sum += scale[d] * derivative;
+      }
+      dq(e, v, n) += sum;
+    }
+  });
+  // Faces: the surface term of the total flux F - F_v gets -(F_v* - F_v).
+  parallel_for("dg::viscous_interior_faces", static_cast<int>(interior.extent(0)), L::face_nodes,
+               KOKKOS_LAMBDA(const int f, const int m) {
+                 const int em = interior(f, 0), ep = interior(f, 1), d = interior(f, 2);
+                 const int nm = L::volume_node_of(m, 2 * d + 1), np = L::volume_node_of(m, 2 * d);
+                 for (int v = 0; v < physics::nvar; ++v) {
+                   const Real fm = FV(em, d * physics::nvar + v, nm), fp = FV(ep, d * physics::nvar + v, np);
+                   const Real central = 0.5 * (fm + fp);
+                   S(em, 2 * d + 1, v, m) -= central - fm;
+                   S(ep, 2 * d, v, m) -= central - fp;
+                 }
+               });
+  {
+    ScopedTimer wait(timers_, "halo_wait", false);
+    viscous_halo_->finish();
+  }
+  const auto recv = viscous_halo_->recv_buffer();
+  parallel_for("dg::viscous_mpi_faces", static_cast<int>(mpi.extent(0)), L::face_nodes,
+               KOKKOS_LAMBDA(const int f, const int m) {
+                 const int e = mpi(f, 0), lf = mpi(f, 1), d = lf / 2;
+                 const int n = L::volume_node_of(m, lf);
+                 for (int v = 0; v < physics::nvar; ++v) {
+                   const Real own = FV(e, d * physics::nvar + v, n);
+                   S(e, lf, v, m) -= 0.5 * (own + recv(f, v * L::face_nodes + m)) - own;
+                 }
+               });
+  // Free-slip walls: no stress, no heat flux, F_v* = 0.
+  parallel_for("dg::viscous_boundary_faces", static_cast<int>(walls.extent(0)), L::face_nodes,
+               KOKKOS_LAMBDA(const int f, const int m) {
+                 const int e = walls(f, 0), lf = walls(f, 1), d = lf / 2;
+                 const int n = L::volume_node_of(m, lf);
+                 for (int v = 0; v < physics::nvar; ++v) S(e, lf, v, m) += FV(e, d * physics::nvar + v, n);
+               });
+}
+
+}  // namespace squall::dg
