@@ -2,8 +2,10 @@
 /// J. Comput. Phys. 227, 3849-3877, doi:10.1016/j.jcp.2007.12.009, case 2).
 /// Background: theta_0 = 300 K, Exner Pi = 1 - g z / (c_p theta_0), p = p_0 Pi^(c_p/R_d).
 /// Bubble: theta' = (theta_c / 2) (1 + cos(pi r / r_c)) for r <= r_c, theta_c = 0.5 K,
-/// r_c = 250 m, centred at the middle of the domain in x, 350 m above the ground, in the
-/// x-z plane (uniform in y); pressure stays the background's.
+/// r_c = 250 m, centred at the middle of the domain in x, 350 m above the ground: a
+/// cylinder along y when the mesh is one element thick in y (the 2D case), a sphere
+/// centred in y otherwise (the 3D LES variant, cases/rising_bubble_les.toml); pressure
+/// stays the background's.
 #include <cmath>
 
 #include "cases/registry.hpp"
@@ -17,13 +19,16 @@ constexpr Real theta_0 = 300.0;
 
 struct WarmBubble {
   Real x_c, z_c, r_c, theta_c, z_ground;
-  KOKKOS_INLINE_FUNCTION PointState operator()(Real x, Real, Real z) const {
+  Real y_c;
+  bool sphere;
+  KOKKOS_INLINE_FUNCTION PointState operator()(Real x, Real y, Real z) const {
     using namespace physics;
     const Real height = z - z_ground;
     const Real pi = 1 - grav * height / (cp_d * theta_0);
     const Real p = p_0 * math::pow(pi, cp_d / R_d);
     const Real rho_ref = p / (R_d * theta_0 * pi);
-    const Real r = math::sqrt((x - x_c) * (x - x_c) + (z - z_c) * (z - z_c));
+    const Real dy = sphere ? y - y_c : Real(0);
+    const Real r = math::sqrt((x - x_c) * (x - x_c) + dy * dy + (z - z_c) * (z - z_c));
     const Real theta_prime = r <= r_c ? theta_c / 2 * (1 + math::cos(Real(M_PI) * r / r_c)) : Real(0);
     const Real T = (theta_0 + theta_prime) * pi;
     return {p / (R_d * T), 0, 0, 0, T, rho_ref, p};
@@ -34,7 +39,8 @@ class RisingBubble : public Case {
  public:
   explicit RisingBubble(const Config& c)
       : bubble_{(c.mesh.domain[0][0] + c.mesh.domain[0][1]) / 2, c.mesh.domain[2][0] + 350.0, 250.0,
-                0.5, c.mesh.domain[2][0]} {}
+                0.5, c.mesh.domain[2][0], (c.mesh.domain[1][0] + c.mesh.domain[1][1]) / 2,
+                c.mesh.elements[1] > 1} {}
 
   void initialize(const dg::CoordView& x, const dg::StateView& q, const dg::AuxView& aux) const override {
     fill_pointwise("case::rising_bubble", x, q, aux, physics::grav, bubble_);

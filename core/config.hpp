@@ -25,6 +25,9 @@ struct DgConfig {
 struct PhysicsConfig {
   double viscosity = 0;  ///< kinematic viscosity nu [m^2/s]; 0: Euler
   double prandtl = 0.71;
+  std::string closure;            ///< "constant", "smagorinsky" or "vreman"
+  double smagorinsky_cs = 0.17;
+  double turbulent_prandtl = 1.0 / 3.0;
 };
 
 struct TimeConfig {

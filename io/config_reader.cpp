@@ -325,6 +325,9 @@ Config parse_config(const std::string& text, const std::string& source,
   c.dg.volume_flux = choice(values, "dg", "volume_flux", {"standard", "kennedy_gruber"});
   c.physics.viscosity = number(values, "physics", "viscosity", [](double x) { return x >= 0; });
   c.physics.prandtl = number(values, "physics", "prandtl", [](double x) { return x > 0; });
+  c.physics.closure = choice(values, "physics", "closure", {"constant", "smagorinsky", "vreman"});
+  c.physics.smagorinsky_cs = number(values, "physics", "smagorinsky_cs", [](double x) { return x > 0 && x <= 1; });
+  c.physics.turbulent_prandtl = number(values, "physics", "turbulent_prandtl", [](double x) { return x > 0; });
   c.time.end_time = number(values, "time", "end_time", [](double x) { return x >= 0; });
   c.time.max_steps = static_cast<long>(integer(values, "time", "max_steps", [](long long n) { return n >= 0; }));
   c.time.warmup_steps =

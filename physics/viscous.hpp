@@ -9,15 +9,18 @@
 
 namespace squall::physics {
 
-/// Gradients at one point: du[i][j] = d u_i / d x_j, dT[j] = d T / d x_j.
+/// Gradients at one point: du[i][j] = d u_i / d x_j, dT[j] = d T / d x_j, dtheta[j].
 struct Gradients {
   Real du[3][3];
   Real dT[3];
+  Real dtheta[3];
 };
 
-/// Number of variables whose gradients are lifted (u, v, w, T) and their values.
-inline constexpr int ngrad = 4;
-KOKKOS_INLINE_FUNCTION Vec<ngrad> gradient_variables(const Prim& w) { return {{w.u[0], w.u[1], w.u[2], w.T}}; }
+/// Number of variables whose gradients are lifted (u, v, w, T, theta) and their values.
+inline constexpr int ngrad = 5;
+KOKKOS_INLINE_FUNCTION Vec<ngrad> gradient_variables(const Prim& w) {
+  return {{w.u[0], w.u[1], w.u[2], w.T, w.T / exner(w.p)}};
+}
 
 /// Viscous stress tau_ij = rho nu (du_i/dx_j + du_j/dx_i - 2/3 delta_ij div u).
 KOKKOS_INLINE_FUNCTION Real stress(const Prim& w, const Gradients& g, Real nu, int i, int j) {
@@ -43,7 +46,7 @@ KOKKOS_INLINE_FUNCTION Cons viscous_flux(const Prim& w, const Gradients& g, Real
 /// normal velocity is zero, of everything else the interior value (the mean of the state
 /// and its mirror). Returns g* - g.
 KOKKOS_INLINE_FUNCTION Vec<ngrad> free_slip_gradient_jump(const Vec<ngrad>& g, int d) {
-  Vec<ngrad> jump{{0, 0, 0, 0}};
+  Vec<ngrad> jump{{0, 0, 0, 0, 0}};
   jump[d] = -g[d];
   return jump;
 }

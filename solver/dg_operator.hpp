@@ -22,12 +22,19 @@
 
 namespace squall::dg {
 
+enum class Closure { constant, smagorinsky, vreman };
+
 /// Runtime choices of the operator, made once.
 struct OperatorOptions {
   Real gravity = 0;         ///< [m s^-2] scales the buoyancy source (0: off)
   bool split_form = false;  ///< Kennedy-Gruber flux differencing instead of the standard volume term
   Real viscosity = 0;       ///< kinematic viscosity nu [m^2 s^-1] (0: Euler, no viscous phases)
   Real prandtl = 0.71;      ///< nu / kappa
+  Closure closure = Closure::constant;  ///< subgrid model (needs viscous phases: see viscous())
+  Real smagorinsky_cs = 0.17;           ///< C_s (Vreman: c = 2.5 C_s^2)
+  Real turbulent_prandtl = 1.0 / 3.0;   ///< nu_t / kappa_t
+  /// Viscous phases run when there is a molecular viscosity or a subgrid model.
+  bool viscous() const { return viscosity > 0 || closure != Closure::constant; }
 };
 
 template <int N>
@@ -63,6 +70,8 @@ class DgOperator {
   void gradients_local(const StateView& q);
   void gradients_remote(const StateView& q);
   void viscous_fluxes(const StateView& dq);
+  template <class ClosureModel>
+  void lift_and_viscous_flux(const StateView& q, const ClosureModel& closure);
 
  private:
   int elements_;
@@ -71,6 +80,10 @@ class DgOperator {
   Real gravity_;
   bool split_form_;
   Real viscosity_, diffusivity_;
+  bool viscous_;
+  Closure closure_;
+  Real cs_, prandtl_t_;
+  Real delta_volume_;  ///< element volume, for the filter width
   AuxView aux_;
   DeviceView<int* [3]> interior_;  ///< (element_minus, element_plus, direction)
   DeviceView<int* [2]> boundary_;  ///< (element, local face)

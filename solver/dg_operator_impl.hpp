@@ -2,7 +2,7 @@
 // Implementation of DgOperator<N> (included from dg_operator.hpp).
 #include "physics/numerical_flux.hpp"
 #include "physics/two_point_flux.hpp"
-#include "physics/viscous.hpp"
+#include "physics/closures.hpp"
 
 namespace squall::dg {
 
@@ -16,6 +16,11 @@ DgOperator<N>::DgOperator(const mesh::LocalMesh& mesh, const Basis<N>& basis,
       split_form_(options.split_form),
       viscosity_(options.viscosity),
       diffusivity_(options.viscosity / options.prandtl),
+      viscous_(options.viscous()),
+      closure_(options.closure),
+      cs_(options.smagorinsky_cs),
+      prandtl_t_(options.turbulent_prandtl),
+      delta_volume_(geometry.h[0] * geometry.h[1] * geometry.h[2]),
       aux_(aux),
       timers_(timers) {
   for (int d = 0; d < 3; ++d) two_over_h_[d] = 2 / geometry.h[d];
@@ -47,7 +52,7 @@ DgOperator<N>::DgOperator(const mesh::LocalMesh& mesh, const Basis<N>& basis,
   surface_ = DeviceView<Real****>("dg::surface", elements_, 6, physics::nvar, L::face_nodes);
   if (split_form_) points_ = DeviceView<Real***>("dg::split_points", elements_, 7, L::nodes);
   halo_ = std::make_unique<mesh::HaloExchange>(mesh, physics::nvar * L::face_nodes, comm);
-  if (viscosity_ > 0) {
+  if (viscous_) {
     gvars_ = DeviceView<Real***>("dg::gradient_variables", elements_, physics::ngrad, L::nodes);
     grad_ = DeviceView<Real***>("dg::gradients", elements_, 3 * physics::ngrad, L::nodes);
     grad_surface_ = DeviceView<Real****>("dg::gradient_surface", elements_, 6, physics::ngrad, L::face_nodes);
@@ -65,7 +70,7 @@ void DgOperator<N>::operator()(Real /*t*/, const FlatView& q_flat, const FlatVie
   volume_integral(q, dq);
   // 3. Interior faces (overlap the exchange); viscous: gradients from local data.
   interior_faces(q);
-  if (viscosity_ > 0) gradients_local(q);
+  if (viscous_) gradients_local(q);
   // 4. Finish the halo exchange.
   {
     ScopedTimer timer(timers_, "halo_wait", false);
@@ -76,7 +81,7 @@ void DgOperator<N>::operator()(Real /*t*/, const FlatView& q_flat, const FlatVie
   // 6. Boundary faces (walls); viscous: the rest of the gradients, then the viscous
   //    fluxes, with their own halo exchange (BR1 central fluxes).
   boundary_faces(q);
-  if (viscosity_ > 0) {
+  if (viscous_) {
     gradients_remote(q);
     viscous_fluxes(dq);
   }

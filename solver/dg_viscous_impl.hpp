@@ -6,6 +6,8 @@
 //   dq += (2/h_d) [ D F_v,d + L_d (F_v* - F_v) ],  F_v* = {F_v} (free-slip walls: 0)
 // Every face value is written once per element face; the lifting reads them per node.
 
+#include <cmath>
+
 namespace squall::dg {
 
 template <int N>
@@ -75,7 +77,28 @@ void DgOperator<N>::gradients_remote(const StateView& q) {
                  const physics::Vec<physics::ngrad> jump = physics::free_slip_gradient_jump(inner, lf / 2);
                  for (int k = 0; k < physics::ngrad; ++k) SG(e, lf, k, m) = jump[k];
                });
-  // Lift the face terms into the gradients, then the viscous flux at every node.
+  // Lift the face terms into the gradients, then the viscous flux at every node, with
+  // the eddy viscosity of the chosen closure (one kernel instantiation per closure).
+  const Real delta = std::cbrt(delta_volume_) / (N + 1);
+  switch (closure_) {
+    case Closure::constant:
+      lift_and_viscous_flux(q, physics::ConstantViscosity{prandtl_t_});
+      break;
+    case Closure::smagorinsky:
+      lift_and_viscous_flux(q, physics::Smagorinsky{cs_ * cs_ * delta * delta, prandtl_t_, gravity_});
+      break;
+    case Closure::vreman:
+      lift_and_viscous_flux(q, physics::Vreman{Real(2.5) * cs_ * cs_, delta * delta, prandtl_t_});
+      break;
+  }
+}
+
+template <int N>
+template <class ClosureModel>
+void DgOperator<N>::lift_and_viscous_flux(const StateView& q, const ClosureModel& closure) {
+  const auto G = grad_;
+  const auto SG = grad_surface_;
+  const auto aux = aux_;
   const Real l0 = two_over_h_[0] / basis_.w[0], l1 = two_over_h_[1] / basis_.w[0],
              l2 = two_over_h_[2] / basis_.w[0];
   const Real nu = viscosity_, kappa = diffusivity_;
@@ -85,7 +108,7 @@ void DgOperator<N>::gradients_remote(const StateView& q) {
     physics::Gradients gr;
     for (int d = 0; d < 3; ++d) {
       const int i = L::index(n, d);
-      Real extra[physics::ngrad] = {0, 0, 0, 0};
+      Real extra[physics::ngrad] = {0, 0, 0, 0, 0};
       if (i == 0 || i == N) {
         const int lf = 2 * d + (i == N ? 1 : 0);
         const Real sign = i == N ? 1 : -1;  // outward normal of the face along d
@@ -94,10 +117,13 @@ void DgOperator<N>::gradients_remote(const StateView& q) {
       }
       for (int k = 0; k < 3; ++k) gr.du[k][d] = G(e, d * physics::ngrad + k, n) + extra[k];
       gr.dT[d] = G(e, d * physics::ngrad + 3, n) + extra[3];
+      gr.dtheta[d] = G(e, d * physics::ngrad + 4, n) + extra[4];
     }
     const physics::Prim w = physics::primitive(load(q, e, n), aux(e, 2, n));
+    const Real nu_t = closure.nu_t(w, gr);
+    const Real nu_total = nu + nu_t, kappa_total = kappa + nu_t / closure.prandtl_t;
     for (int d = 0; d < 3; ++d) {
-      const physics::Cons f = physics::viscous_flux(w, gr, nu, kappa, d);
+      const physics::Cons f = physics::viscous_flux(w, gr, nu_total, kappa_total, d);
       for (int v = 0; v < physics::nvar; ++v) FV(e, d * physics::nvar + v, n) = f[v];
     }
   });

@@ -102,6 +102,11 @@ void run_dg(const RunContext& ctx) {
   options.split_form = config.dg.volume_flux == "kennedy_gruber";
   options.viscosity = config.physics.viscosity;
   options.prandtl = config.physics.prandtl;
+  options.closure = config.physics.closure == "smagorinsky" ? dg::Closure::smagorinsky
+                    : config.physics.closure == "vreman"    ? dg::Closure::vreman
+                                                            : dg::Closure::constant;
+  options.smagorinsky_cs = config.physics.smagorinsky_cs;
+  options.turbulent_prandtl = config.physics.turbulent_prandtl;
   dg::DgOperator<N> rhs(mesh, basis, geometry, aux, options, comm, ctx.timers);
   TimeIntegrator integrator(config.time.integrator, rhs.state_size());
 

@@ -2,6 +2,7 @@
 #include <catch2/catch.hpp>
 #include <cmath>
 
+#include "physics/closures.hpp"
 #include "physics/numerical_flux.hpp"
 
 using namespace squall;
@@ -76,4 +77,57 @@ TEST_CASE("unphysical states are detected", "[physics]") {
   Cons nan = sample(1.0, 0, 0, 0, 300, 0);
   nan[i_rhou] = std::nan("");
   CHECK_FALSE(is_physical(nan, 0));
+}
+
+namespace {
+Gradients gradients(std::initializer_list<std::initializer_list<double>> du, double dtheta_dz = 0) {
+  Gradients g{};
+  int i = 0;
+  for (const auto& row : du) {
+    int j = 0;
+    for (double v : row) g.du[i][j++] = v;
+    ++i;
+  }
+  g.dtheta[2] = dtheta_dz;
+  return g;
+}
+}  // namespace
+
+TEST_CASE("viscous stress: zero for uniform flow and solid-body rotation, symmetric", "[physics]") {
+  const Prim w = primitive(sample(1.1, 3, 2, 1, 300, 0), 0);
+  const Gradients none = gradients({{0, 0, 0}, {0, 0, 0}, {0, 0, 0}});
+  const Gradients rotation = gradients({{0, -0.5, 0}, {0.5, 0, 0}, {0, 0, 0}});  // u = -0.5 y, v = 0.5 x
+  for (int d = 0; d < 3; ++d)
+    for (int v = 0; v < nvar; ++v) {
+      CHECK(viscous_flux(w, none, 10.0, 10.0, d)[v] == 0.0);
+      CHECK(viscous_flux(w, rotation, 10.0, 10.0, d)[v] == 0.0);
+    }
+  const Gradients general = gradients({{0.3, -1.2, 0.4}, {2.0, -0.1, 0.7}, {-0.5, 0.9, 0.2}});
+  for (int i = 0; i < 3; ++i)
+    for (int j = 0; j < 3; ++j) CHECK(stress(w, general, 5.0, i, j) == stress(w, general, 5.0, j, i));
+  // trace-free: tau_ii = 0
+  CHECK(stress(w, general, 5.0, 0, 0) + stress(w, general, 5.0, 1, 1) + stress(w, general, 5.0, 2, 2) ==
+        Approx(0.0).margin(1e-12));
+}
+
+TEST_CASE("closures: zero without strain, Vreman zero in pure shear, buoyancy damps Smagorinsky", "[physics]") {
+  const Prim w = primitive(sample(1.0, 0, 0, 0, 300, 0), 0);
+  const Smagorinsky smagorinsky{0.17 * 0.17 * 25 * 25, 1.0 / 3, grav};
+  const Vreman vreman{2.5 * 0.17 * 0.17, 25 * 25, 1.0 / 3};
+  const Gradients rotation = gradients({{0, -0.5, 0}, {0.5, 0, 0}, {0, 0, 0}});
+  CHECK(smagorinsky.nu_t(w, gradients({{0, 0, 0}, {0, 0, 0}, {0, 0, 0}})) == 0.0);
+  CHECK(smagorinsky.nu_t(w, rotation) == 0.0);
+  CHECK(vreman.nu_t(w, gradients({{0, 0, 0}, {0, 0, 0}, {0, 0, 0}})) == 0.0);
+  // pure shear u = u(z): Smagorinsky (C_s Delta)^2 |du/dz|, Vreman exactly 0 (Vreman 2004, sec. 3)
+  const Gradients shear = gradients({{0, 0, 0.2}, {0, 0, 0}, {0, 0, 0}});
+  CHECK(smagorinsky.nu_t(w, shear) == Approx(0.17 * 0.17 * 25 * 25 * 0.2));
+  CHECK(vreman.nu_t(w, shear) == 0.0);
+  // a general 3D strain: Vreman positive
+  CHECK(vreman.nu_t(w, gradients({{0.1, 0.2, 0}, {0, -0.1, 0.3}, {0.2, 0, 0}})) > 0);
+  // stable stratification: Ri = N^2 / |S|^2 > Pr_t switches Smagorinsky off, a weaker one reduces it
+  const double n2_off = 0.2 * 0.2 * (1.0 / 3) * 1.01;      // N^2 just above Pr_t |S|^2
+  CHECK(smagorinsky.nu_t(w, gradients({{0, 0, 0.2}, {0, 0, 0}, {0, 0, 0}}, n2_off * w.T / exner(w.p) / grav)) == 0.0);
+  const double reduced = smagorinsky.nu_t(w, gradients({{0, 0, 0.2}, {0, 0, 0}, {0, 0, 0}}, 1e-4));
+  CHECK(reduced > 0);
+  CHECK(reduced < smagorinsky.nu_t(w, shear));
 }

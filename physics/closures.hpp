@@ -1,0 +1,68 @@
+#pragma once
+/// Subgrid-scale closures: eddy viscosity nu_t from the resolved gradients at one point.
+/// Each closure is a small struct with nu_t(w, g) and a turbulent Prandtl number; the
+/// operator picks one at run time by instantiating its kernels for that struct, so the
+/// kernels contain no branch on the closure. Filter width Delta: the geometric mean of
+/// the element edges divided by N + 1 (the mean node spacing).
+#include "physics/viscous.hpp"
+
+namespace squall::physics {
+
+/// Strain-rate magnitude |S| = sqrt(2 S_ij S_ij), S_ij = (du_i/dx_j + du_j/dx_i) / 2.
+KOKKOS_INLINE_FUNCTION Real strain_rate(const Gradients& g) {
+  Real s2 = 0;
+  for (int i = 0; i < 3; ++i)
+    for (int j = 0; j < 3; ++j) {
+      const Real s = 0.5 * (g.du[i][j] + g.du[j][i]);
+      s2 += s * s;
+    }
+  return math::sqrt(2 * s2);
+}
+
+/// No subgrid model: the constant molecular viscosity alone.
+struct ConstantViscosity {
+  Real prandtl_t = 1;
+  KOKKOS_INLINE_FUNCTION Real nu_t(const Prim&, const Gradients&) const { return 0; }
+};
+
+/// Smagorinsky-Lilly with the buoyancy correction of Lilly (1962), Tellus 14, 148-172:
+///   nu_t = (C_s Delta)^2 |S| sqrt(max(0, 1 - Ri / Pr_t)),  Ri = N^2 / |S|^2,
+///   N^2 = (g / theta) d theta / dz.
+struct Smagorinsky {
+  Real cs_delta_2;  ///< (C_s Delta)^2 [m^2]
+  Real prandtl_t;
+  Real gravity;
+  KOKKOS_INLINE_FUNCTION Real nu_t(const Prim& w, const Gradients& g) const {
+    const Real s = strain_rate(g);
+    if (!(s > 0)) return 0;
+    const Real theta = w.T / exner(w.p);
+    const Real n2 = gravity / theta * g.dtheta[2];
+    const Real f = 1 - n2 / (s * s) / prandtl_t;
+    return f > 0 ? cs_delta_2 * s * math::sqrt(f) : Real(0);
+  }
+};
+
+/// Vreman (2004), Phys. Fluids 16, 3670-3681, eq. (5)-(8):
+///   alpha_ij = du_j/dx_i, beta_ij = Delta^2 alpha_mi alpha_mj,
+///   B = b11 b22 - b12^2 + b11 b33 - b13^2 + b22 b33 - b23^2,
+///   nu_t = c sqrt(B / (alpha_ij alpha_ij)),  c = 2.5 C_s^2.
+/// It vanishes in pure shear and in solid-body rotation.
+struct Vreman {
+  Real c;
+  Real delta_2;  ///< Delta^2 [m^2]
+  Real prandtl_t;
+  KOKKOS_INLINE_FUNCTION Real nu_t(const Prim&, const Gradients& g) const {
+    Real a[3][3], aa = 0;
+    for (int i = 0; i < 3; ++i)
+      for (int j = 0; j < 3; ++j) a[i][j] = g.du[j][i], aa += a[i][j] * a[i][j];
+    if (!(aa > 0)) return 0;
+    Real b[3][3];
+    for (int i = 0; i < 3; ++i)
+      for (int j = 0; j < 3; ++j) b[i][j] = delta_2 * (a[0][i] * a[0][j] + a[1][i] * a[1][j] + a[2][i] * a[2][j]);
+    const Real B = b[0][0] * b[1][1] - b[0][1] * b[0][1] + b[0][0] * b[2][2] - b[0][2] * b[0][2] +
+                   b[1][1] * b[2][2] - b[1][2] * b[1][2];
+    return B > 0 ? c * math::sqrt(B / aa) : Real(0);
+  }
+};
+
+}  // namespace squall::physics
