@@ -14,6 +14,8 @@ const std::vector<CaseInfo>& registered_cases() {
        make_density_current},
       {"shear_wave", "decaying viscous shear wave; exact solution of the momentum equation",
        make_shear_wave},
+      {"taylor_green", "Taylor-Green vortex at Re = 1600, Ma = 0.1 (kinetic energy, dissipation, enstrophy)",
+       make_taylor_green},
   };
   return list;
 }

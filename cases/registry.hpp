@@ -17,5 +17,6 @@ std::unique_ptr<Case> make_isentropic_vortex(const Config& config);
 std::unique_ptr<Case> make_rising_bubble(const Config& config);
 std::unique_ptr<Case> make_density_current(const Config& config);
 std::unique_ptr<Case> make_shear_wave(const Config& config);
+std::unique_ptr<Case> make_taylor_green(const Config& config);
 
 }  // namespace squall::cases

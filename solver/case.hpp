@@ -4,6 +4,7 @@
 /// of its own. Cases (cases/) implement this and are listed in cases/registry.cpp.
 #include <mpi.h>
 
+#include <array>
 #include <memory>
 #include <string>
 #include <vector>
@@ -22,6 +23,10 @@ struct HostSolution {
   HostView<Real***> x;    ///< (element, direction, node)
   std::vector<int> global_elements;
   Real time = 0;
+  std::vector<double> lgl_weights;          ///< quadrature weights (N+1)
+  std::vector<double> lgl_derivative;       ///< D[i][j] = l_j'(x_i), row-major (N+1)^2
+  std::array<double, 3> element_size{};     ///< h_x, h_y, h_z [m]
+  double domain_volume = 0;                 ///< [m^3]
 };
 
 struct CaseDiagnostic {
@@ -42,6 +47,10 @@ class Case {
   /// The exact conservative state at time t (only where has_exact_solution()).
   virtual void exact_solution(Real /*t*/, const dg::CoordView& /*x*/,
                               const dg::StateView& /*q*/) const {}
+  /// Extra diagnostics.csv columns of this case, written at every output.
+  virtual std::vector<std::string> time_series_columns() const { return {}; }
+  /// Their values for the current solution (collective over comm).
+  virtual std::vector<double> time_series(const HostSolution& /*s*/, MPI_Comm /*comm*/) const { return {}; }
   /// Case-specific diagnostics of the current solution (collective over comm).
   virtual std::vector<CaseDiagnostic> diagnostics(const HostSolution& /*s*/,
                                                   MPI_Comm /*comm*/) const {

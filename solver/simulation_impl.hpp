@@ -116,6 +116,13 @@ void run_dg(const RunContext& ctx) {
   host.aux = HostView<Real***>("host::aux", elements, physics::naux, L::nodes);
   host.x = HostView<Real***>("host::coordinates", elements, 3, L::nodes);
   host.global_elements = mesh.global_elements();
+  host.lgl_weights.assign(basis.w, basis.w + L::n1);
+  host.lgl_derivative.resize(L::n1 * L::n1);
+  for (int i = 0; i < L::n1; ++i)
+    for (int j = 0; j < L::n1; ++j) host.lgl_derivative[i * L::n1 + j] = basis.D[i][j];
+  for (int d = 0; d < 3; ++d) host.element_size[d] = geometry.h[d];
+  host.domain_volume = 1;
+  for (int d = 0; d < 3; ++d) host.domain_volume *= config.mesh.domain[d][1] - config.mesh.domain[d][0];
   Kokkos::deep_copy(host.aux, aux);
   Kokkos::deep_copy(host.x, geometry.x);
   const NodeWeights weights = node_weights(std::vector<double>(basis.w, basis.w + L::n1), geometry.jacobian);
@@ -145,12 +152,13 @@ void run_dg(const RunContext& ctx) {
 
   const std::string csv_path = ctx.output_dir + "/diagnostics.csv";
   io::CsvWriter csv;
-  if (rank == 0)
-    csv = io::CsvWriter(csv_path,
-                        {"time", "step", "dt", "mass", "total_energy", "mass_relative_change",
-                         "total_energy_relative_change", "mass_budget_residual", "energy_budget_residual",
-                         "max_speed", "max_cfl", "wall_seconds"},
-                        restarted);
+  if (rank == 0) {
+    std::vector<std::string> columns{"time", "step", "dt", "mass", "total_energy", "mass_relative_change",
+                                     "total_energy_relative_change", "mass_budget_residual",
+                                     "energy_budget_residual", "max_speed", "max_cfl", "wall_seconds"};
+    for (const auto& c : the_case->time_series_columns()) columns.push_back(c);
+    csv = io::CsvWriter(csv_path, columns, restarted);
+  }
 
   const Real min_spacing = geometry.min_node_spacing;
   const double diffusivity_limit =
@@ -178,9 +186,10 @@ void run_dg(const RunContext& ctx) {
     double max_speed = 0;
     MPI_Allreduce(&speed_local, &max_speed, 1, MPI_DOUBLE, MPI_MAX, comm);
     const double cfl = run.dt * max_wave_speed() / min_spacing;
-    if (rank == 0)
-      csv.row({run.t, double(run.step), run.dt, now[0], now[1], mass_change, energy_change, mass_change,
-               energy_change, max_speed, cfl, MPI_Wtime() - loop_start});
+    std::vector<double> row{run.t, double(run.step), run.dt, now[0], now[1], mass_change, energy_change,
+                            mass_change, energy_change, max_speed, cfl, MPI_Wtime() - loop_start};
+    for (double v : the_case->time_series(host, comm)) row.push_back(v);
+    if (rank == 0) csv.row(row);
     const bool with_profiles = file >= 0 && config.output.profiles_interval == 0;
     if (file >= 0 || with_profiles) {
       const GridValues grid = grid_values(host, lgl_nodes, mesh);
