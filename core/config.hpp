@@ -28,6 +28,10 @@ struct PhysicsConfig {
   std::string closure;            ///< "constant", "smagorinsky" or "vreman"
   double smagorinsky_cs = 0.17;
   double turbulent_prandtl = 1.0 / 3.0;
+  double sponge_height = 0;     ///< where the sponge starts [m above the bottom]; 0: none
+  double sponge_strength = 0;   ///< [1/s] at the top
+  double sponge_exponent = 2;
+  std::array<double, 3> sponge_velocity{};  ///< reference velocity [m/s]
 };
 
 struct TimeConfig {

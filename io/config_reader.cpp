@@ -328,6 +328,23 @@ Config parse_config(const std::string& text, const std::string& source,
   c.physics.closure = choice(values, "physics", "closure", {"constant", "smagorinsky", "vreman"});
   c.physics.smagorinsky_cs = number(values, "physics", "smagorinsky_cs", [](double x) { return x > 0 && x <= 1; });
   c.physics.turbulent_prandtl = number(values, "physics", "turbulent_prandtl", [](double x) { return x > 0; });
+  c.physics.sponge_height = number(values, "physics", "sponge_height", [](double x) { return x >= 0; });
+  c.physics.sponge_strength = number(values, "physics", "sponge_strength", [](double x) { return x >= 0; });
+  c.physics.sponge_exponent =
+      number(values, "physics", "sponge_exponent", [](double x) { return x >= 1 && x <= 10; });
+  {
+    const KeySpec& k = spec("physics", "sponge_velocity");
+    const Located v = values.at(k);
+    const auto& a = get_array(v, k, 3);
+    for (size_t d = 0; d < 3; ++d) {
+      if (!a[d].is_number() || !std::isfinite(a[d].value<double>().value())) fail(v, full_name(k), k.expected);
+      c.physics.sponge_velocity[d] = a[d].value<double>().value();
+    }
+  }
+  if (c.physics.sponge_height > 0 && c.physics.sponge_height >= c.mesh.domain[2][1] - c.mesh.domain[2][0]) {
+    const KeySpec& k = spec("physics", "sponge_height");
+    fail(values.at(k), full_name(k), "a height below the top of the domain (mesh.domain)");
+  }
   c.time.end_time = number(values, "time", "end_time", [](double x) { return x >= 0; });
   c.time.max_steps = static_cast<long>(integer(values, "time", "max_steps", [](long long n) { return n >= 0; }));
   c.time.warmup_steps =

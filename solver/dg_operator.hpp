@@ -19,6 +19,7 @@
 #include "solver/dg_layout.hpp"
 #include "solver/geometry.hpp"
 #include "solver/time_integrator.hpp"
+#include "physics/sponge.hpp"
 
 namespace squall::dg {
 
@@ -33,6 +34,8 @@ struct OperatorOptions {
   Closure closure = Closure::constant;  ///< subgrid model (needs viscous phases: see viscous())
   Real smagorinsky_cs = 0.17;           ///< C_s (Vreman: c = 2.5 C_s^2)
   Real turbulent_prandtl = 1.0 / 3.0;   ///< nu_t / kappa_t
+  bool sponge = false;                  ///< Rayleigh damping near the top
+  physics::Sponge sponge_layer{};
   /// Viscous phases run when there is a molecular viscosity or a subgrid model.
   bool viscous() const { return viscosity > 0 || closure != Closure::constant; }
 };
@@ -84,6 +87,9 @@ class DgOperator {
   Closure closure_;
   Real cs_, prandtl_t_;
   Real delta_volume_;  ///< element volume, for the filter width
+  bool sponge_;
+  physics::Sponge sponge_layer_;
+  CoordView x_;
   AuxView aux_;
   DeviceView<int* [3]> interior_;  ///< (element_minus, element_plus, direction)
   DeviceView<int* [2]> boundary_;  ///< (element, local face)

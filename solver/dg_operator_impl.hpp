@@ -21,6 +21,9 @@ DgOperator<N>::DgOperator(const mesh::LocalMesh& mesh, const Basis<N>& basis,
       cs_(options.smagorinsky_cs),
       prandtl_t_(options.turbulent_prandtl),
       delta_volume_(geometry.h[0] * geometry.h[1] * geometry.h[2]),
+      sponge_(options.sponge),
+      sponge_layer_(options.sponge_layer),
+      x_(geometry.x),
       aux_(aux),
       timers_(timers) {
   for (int d = 0; d < 3; ++d) two_over_h_[d] = 2 / geometry.h[d];
@@ -262,12 +265,24 @@ void DgOperator<N>::surface_lift(const StateView& dq) {
 template <int N>
 void DgOperator<N>::sources(const StateView& q, const StateView& dq) {
   ScopedTimer timer(timers_, "sources");
-  if (gravity_ == 0) return;
-  const auto aux = aux_;
-  const Real g = gravity_;
-  parallel_for("dg::sources", elements_, L::nodes, KOKKOS_LAMBDA(const int e, const int n) {
-    dq(e, physics::i_rhow, n) += physics::buoyancy_source(q(e, physics::i_rho, n), aux(e, 0, n), g);
-  });
+  if (gravity_ != 0) {
+    const auto aux = aux_;
+    const Real g = gravity_;
+    parallel_for("dg::buoyancy", elements_, L::nodes, KOKKOS_LAMBDA(const int e, const int n) {
+      dq(e, physics::i_rhow, n) += physics::buoyancy_source(q(e, physics::i_rho, n), aux(e, 0, n), g);
+    });
+  }
+  if (sponge_) {
+    const auto x = x_;
+    const physics::Sponge sponge = sponge_layer_;
+    parallel_for("dg::sponge", elements_, L::nodes, KOKKOS_LAMBDA(const int e, const int n) {
+      const Real alpha = sponge.coefficient(x(e, 2, n));
+      if (alpha == 0) return;
+      const Real rho = q(e, physics::i_rho, n);
+      for (int d = 0; d < 3; ++d)
+        dq(e, physics::i_rhou + d, n) -= alpha * (q(e, physics::i_rhou + d, n) - rho * sponge.u_ref[d]);
+    });
+  }
 }
 
 }  // namespace squall::dg

@@ -107,6 +107,11 @@ void run_dg(const RunContext& ctx) {
                                                             : dg::Closure::constant;
   options.smagorinsky_cs = config.physics.smagorinsky_cs;
   options.turbulent_prandtl = config.physics.turbulent_prandtl;
+  options.sponge = config.physics.sponge_height > 0 && config.physics.sponge_strength > 0;
+  options.sponge_layer = {config.mesh.domain[2][0] + config.physics.sponge_height, config.mesh.domain[2][1],
+                          config.physics.sponge_strength, config.physics.sponge_exponent,
+                          {config.physics.sponge_velocity[0], config.physics.sponge_velocity[1],
+                           config.physics.sponge_velocity[2]}};
   dg::DgOperator<N> rhs(mesh, basis, geometry, aux, options, comm, ctx.timers);
   TimeIntegrator integrator(config.time.integrator, rhs.state_size());
 

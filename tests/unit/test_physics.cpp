@@ -4,6 +4,7 @@
 
 #include "physics/closures.hpp"
 #include "physics/numerical_flux.hpp"
+#include "physics/sponge.hpp"
 
 using namespace squall;
 using namespace squall::physics;
@@ -130,4 +131,13 @@ TEST_CASE("closures: zero without strain, Vreman zero in pure shear, buoyancy da
   const double reduced = smagorinsky.nu_t(w, gradients({{0, 0, 0.2}, {0, 0, 0}, {0, 0, 0}}, 1e-4));
   CHECK(reduced > 0);
   CHECK(reduced < smagorinsky.nu_t(w, shear));
+}
+
+TEST_CASE("sponge: zero below its start, full strength at the top, smooth in between", "[physics]") {
+  const Sponge s{800.0, 1000.0, 0.1, 2.0, {0, 0, 0}};
+  CHECK(s.coefficient(0.0) == 0.0);
+  CHECK(s.coefficient(800.0) == 0.0);
+  CHECK(s.coefficient(1000.0) == Approx(0.1));
+  CHECK(s.coefficient(900.0) == Approx(0.1 * 0.5));  // sin^2(pi/4)
+  CHECK(s.coefficient(850.0) < s.coefficient(950.0));
 }
