@@ -26,6 +26,7 @@ struct PhysicsConfig {
   double viscosity = 0;  ///< kinematic viscosity nu [m^2/s]; 0: Euler
   double prandtl = 0.71;
   std::string closure;            ///< "constant", "smagorinsky" or "vreman"
+  std::string heat_diffusion;     ///< "potential_temperature" or "temperature"
   double smagorinsky_cs = 0.17;
   double turbulent_prandtl = 1.0 / 3.0;
   double sponge_height = 0;     ///< where the sponge starts [m above the bottom]; 0: none

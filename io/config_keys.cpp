@@ -30,6 +30,8 @@ const std::vector<KeySpec>& config_keys() {
      "constant kinematic viscosity nu; 0 solves the Euler equations (no viscous terms)"},
     {"physics", "prandtl", "0.71", "a number > 0",
      "Prandtl number nu / kappa (thermal diffusivity kappa = nu / Pr)"},
+    {"physics", "heat_diffusion", "\"potential_temperature\"", "one of \"potential_temperature\", \"temperature\"",
+     "heat flux down the gradient of theta (atmospheric convention) or of T (classical Navier-Stokes)"},
     {"physics", "closure", "\"constant\"", "one of \"constant\", \"smagorinsky\", \"vreman\"",
      "subgrid model adding an eddy viscosity to physics.viscosity"},
     {"physics", "smagorinsky_cs", "0.17", "a number in (0, 1]",

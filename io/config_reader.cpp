@@ -325,6 +325,7 @@ Config parse_config(const std::string& text, const std::string& source,
   c.dg.volume_flux = choice(values, "dg", "volume_flux", {"standard", "kennedy_gruber"});
   c.physics.viscosity = number(values, "physics", "viscosity", [](double x) { return x >= 0; });
   c.physics.prandtl = number(values, "physics", "prandtl", [](double x) { return x > 0; });
+  c.physics.heat_diffusion = choice(values, "physics", "heat_diffusion", {"potential_temperature", "temperature"});
   c.physics.closure = choice(values, "physics", "closure", {"constant", "smagorinsky", "vreman"});
   c.physics.smagorinsky_cs = number(values, "physics", "smagorinsky_cs", [](double x) { return x > 0 && x <= 1; });
   c.physics.turbulent_prandtl = number(values, "physics", "turbulent_prandtl", [](double x) { return x > 0; });

@@ -5,6 +5,10 @@
 ///   F_v,d = (0, tau_1d, tau_2d, tau_3d, u_j tau_jd + rho c_p kappa dT/dx_d),
 /// with kinematic viscosity nu and thermal diffusivity kappa = nu / Pr. The momentum
 /// and energy equations read dq/dt + div(F - F_v) = S.
+/// With `theta_diffusion` the heat flux is rho c_p kappa Pi d theta/dx_d instead
+/// (Pi = T / theta): heat diffuses down the potential-temperature gradient, as in
+/// atmospheric models (e.g. Straka et al. 1993), so an adiabatic (neutral) atmosphere
+/// carries no heat flux, where diffusing T would cool it at an insulating ground.
 #include "physics/euler.hpp"
 
 namespace squall::physics {
@@ -29,7 +33,8 @@ KOKKOS_INLINE_FUNCTION Real stress(const Prim& w, const Gradients& g, Real nu, i
 }
 
 /// Viscous flux in direction d; `kappa` is the thermal diffusivity [m^2 s^-1].
-KOKKOS_INLINE_FUNCTION Cons viscous_flux(const Prim& w, const Gradients& g, Real nu, Real kappa, int d) {
+KOKKOS_INLINE_FUNCTION Cons viscous_flux(const Prim& w, const Gradients& g, Real nu, Real kappa, int d,
+                                         bool theta_diffusion = false) {
   Cons f;
   f[i_rho] = 0;
   Real work = 0;
@@ -38,7 +43,8 @@ KOKKOS_INLINE_FUNCTION Cons viscous_flux(const Prim& w, const Gradients& g, Real
     f[i_rhou + i] = t;
     work += w.u[i] * t;
   }
-  f[i_rhoe] = work + w.rho * cp_d * kappa * g.dT[d];
+  const Real heat_gradient = theta_diffusion ? exner(w.p) * g.dtheta[d] : g.dT[d];
+  f[i_rhoe] = work + w.rho * cp_d * kappa * heat_gradient;
   return f;
 }
 

@@ -34,6 +34,7 @@ struct OperatorOptions {
   Closure closure = Closure::constant;  ///< subgrid model (needs viscous phases: see viscous())
   Real smagorinsky_cs = 0.17;           ///< C_s (Vreman: c = 2.5 C_s^2)
   Real turbulent_prandtl = 1.0 / 3.0;   ///< nu_t / kappa_t
+  bool theta_diffusion = true;          ///< heat flux down grad theta (else grad T)
   bool sponge = false;                  ///< Rayleigh damping near the top
   physics::Sponge sponge_layer{};
   /// Viscous phases run when there is a molecular viscosity or a subgrid model.
@@ -88,6 +89,7 @@ class DgOperator {
   Real cs_, prandtl_t_;
   Real delta_volume_;  ///< element volume, for the filter width
   bool sponge_;
+  bool theta_diffusion_;
   physics::Sponge sponge_layer_;
   CoordView x_;
   AuxView aux_;

@@ -102,6 +102,7 @@ void DgOperator<N>::lift_and_viscous_flux(const StateView& q, const ClosureModel
   const Real l0 = two_over_h_[0] / basis_.w[0], l1 = two_over_h_[1] / basis_.w[0],
              l2 = two_over_h_[2] / basis_.w[0];
   const Real nu = viscosity_, kappa = diffusivity_;
+  const bool theta_diffusion = theta_diffusion_;
   const auto FV = vflux_;
   parallel_for("dg::gradient_lift_viscous_flux", elements_, L::nodes, KOKKOS_LAMBDA(const int e, const int n) {
     const Real lift[3] = {l0, l1, l2};
@@ -123,7 +124,7 @@ void DgOperator<N>::lift_and_viscous_flux(const StateView& q, const ClosureModel
     const Real nu_t = closure.nu_t(w, gr);
     const Real nu_total = nu + nu_t, kappa_total = kappa + nu_t / closure.prandtl_t;
     for (int d = 0; d < 3; ++d) {
-      const physics::Cons f = physics::viscous_flux(w, gr, nu_total, kappa_total, d);
+      const physics::Cons f = physics::viscous_flux(w, gr, nu_total, kappa_total, d, theta_diffusion);
       for (int v = 0; v < physics::nvar; ++v) FV(e, d * physics::nvar + v, n) = f[v];
     }
   });

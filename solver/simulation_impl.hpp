@@ -107,6 +107,7 @@ void run_dg(const RunContext& ctx) {
                                                             : dg::Closure::constant;
   options.smagorinsky_cs = config.physics.smagorinsky_cs;
   options.turbulent_prandtl = config.physics.turbulent_prandtl;
+  options.theta_diffusion = config.physics.heat_diffusion == "potential_temperature";
   options.sponge = config.physics.sponge_height > 0 && config.physics.sponge_strength > 0;
   options.sponge_layer = {config.mesh.domain[2][0] + config.physics.sponge_height, config.mesh.domain[2][1],
                           config.physics.sponge_strength, config.physics.sponge_exponent,
