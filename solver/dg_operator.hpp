@@ -25,6 +25,17 @@ namespace squall::dg {
 
 enum class Closure { constant, smagorinsky, vreman };
 
+/// sum_m D[i][m] f(e, c, node n with its index along d replaced by m), i the index of n
+/// along d: the derivative along d of component c of a nodal field, on the reference element.
+template <int N, class View>
+KOKKOS_INLINE_FUNCTION Real derivative_along(const Basis<N>& b, const View& f, int e, int c, int n, int d) {
+  using L = Layout<N>;
+  const int i = L::index(n, d);
+  Real sum = 0;
+  for (int m = 0; m < L::n1; ++m) sum += b.D[i][m] * f(e, c, L::along(n, d, m));
+  return sum;
+}
+
 /// Runtime choices of the operator, made once.
 struct OperatorOptions {
   Real gravity = 0;         ///< [m s^-2] scales the buoyancy source (0: off)

@@ -139,13 +139,7 @@ void DgOperator<N>::volume_integral(const StateView& q, const StateView& dq) {
     const Real scale[3] = {s0, s1, s2};
     for (int v = 0; v < physics::nvar; ++v) {
       Real sum = 0;
-      for (int d = 0; d < 3; ++d) {
-        const int i = L::index(n, d);
-        Real derivative = 0;
-        for (int m = 0; m < L::n1; ++m)
-          derivative += b.D[i][m] * F(e, d * physics::nvar + v, L::along(n, d, m));
-        sum += scale[d] * derivative;
-      }
+      for (int d = 0; d < 3; ++d) sum += scale[d] * derivative_along(b, F, e, d * physics::nvar + v, n, d);
       dq(e, v, n) = -sum;
     }
   });

@@ -27,14 +27,9 @@ void DgOperator<N>::gradients_local(const StateView& q) {
   const Real s0 = two_over_h_[0], s1 = two_over_h_[1], s2 = two_over_h_[2];
   parallel_for("dg::gradient_volume", elements_, L::nodes, KOKKOS_LAMBDA(const int e, const int n) {
     const Real scale[3] = {s0, s1, s2};
-    for (int d = 0; d < 3; ++d) {
-      const int i = L::index(n, d);
-      for (int k = 0; k < physics::ngrad; ++k) {
-        Real derivative = 0;
-        for (int m = 0; m < L::n1; ++m) derivative += b.D[i][m] * g(e, k, L::along(n, d, m));
-        G(e, d * physics::ngrad + k, n) = scale[d] * derivative;
-      }
-    }
+    for (int d = 0; d < 3; ++d)
+      for (int k = 0; k < physics::ngrad; ++k)
+        G(e, d * physics::ngrad + k, n) = scale[d] * derivative_along(b, g, e, k, n, d);
   });
   parallel_for("dg::gradient_interior_faces", static_cast<int>(faces.extent(0)), L::face_nodes,
                KOKKOS_LAMBDA(const int f, const int m) {
@@ -155,12 +150,7 @@ void DgOperator<N>::viscous_fluxes(const StateView& dq) {
     const Real scale[3] = {s0, s1, s2};
     for (int v = 1; v < physics::nvar; ++v) {
       Real sum = 0;
-      for (int d = 0; d < 3; ++d) {
-        const int i = L::index(n, d);
-        Real derivative = 0;
-        for (int m = 0; m < L::n1; ++m) derivative += b.D[i][m] * FV(e, d * physics::nvar + v, L::along(n, d, m));
-        sum += scale[d] * derivative;
-      }
+      for (int d = 0; d < 3; ++d) sum += scale[d] * derivative_along(b, FV, e, d * physics::nvar + v, n, d);
       dq(e, v, n) += sum;
     }
   });
