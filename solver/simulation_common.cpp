@@ -18,6 +18,25 @@ std::string format_duration(double seconds) {
   return text;
 }
 
+dg::OperatorOptions operator_options(const Config& config, Real gravity) {
+  const auto& p = config.physics;
+  dg::OperatorOptions o;
+  o.gravity = gravity;
+  o.split_form = config.dg.volume_flux == "kennedy_gruber";
+  o.viscosity = p.viscosity;
+  o.prandtl = p.prandtl;
+  o.closure = p.closure == "smagorinsky" ? dg::Closure::smagorinsky
+              : p.closure == "vreman"    ? dg::Closure::vreman
+                                         : dg::Closure::constant;
+  o.smagorinsky_cs = p.smagorinsky_cs;
+  o.turbulent_prandtl = p.turbulent_prandtl;
+  o.theta_diffusion = p.heat_diffusion == "potential_temperature";
+  o.sponge = p.sponge_height > 0 && p.sponge_strength > 0;
+  o.sponge_layer = {config.mesh.domain[2][0] + p.sponge_height, config.mesh.domain[2][1], p.sponge_strength,
+                    p.sponge_exponent, {p.sponge_velocity[0], p.sponge_velocity[1], p.sponge_velocity[2]}};
+  return o;
+}
+
 std::string field_file_name(int index) {
   char name[32];
   std::snprintf(name, sizeof name, "fields_%06d.nc", index);

@@ -20,6 +20,7 @@ namespace squall {
 namespace detail {
 
 std::string format_duration(double seconds);
+dg::OperatorOptions operator_options(const Config& config, Real gravity);
 std::string field_file_name(int index);
 
 /// Throws RunError on every rank when any node holds a non-physical state (NaN/Inf,
@@ -97,23 +98,7 @@ void run_dg(const RunContext& ctx) {
   const dg::StateView q(q_flat.data(), elements, physics::nvar, L::nodes);
   const dg::AuxView aux("dg::aux", elements, physics::naux, L::nodes);
   the_case->initialize(geometry.x, q, aux);
-  dg::OperatorOptions options;
-  options.gravity = gravity;
-  options.split_form = config.dg.volume_flux == "kennedy_gruber";
-  options.viscosity = config.physics.viscosity;
-  options.prandtl = config.physics.prandtl;
-  options.closure = config.physics.closure == "smagorinsky" ? dg::Closure::smagorinsky
-                    : config.physics.closure == "vreman"    ? dg::Closure::vreman
-                                                            : dg::Closure::constant;
-  options.smagorinsky_cs = config.physics.smagorinsky_cs;
-  options.turbulent_prandtl = config.physics.turbulent_prandtl;
-  options.theta_diffusion = config.physics.heat_diffusion == "potential_temperature";
-  options.sponge = config.physics.sponge_height > 0 && config.physics.sponge_strength > 0;
-  options.sponge_layer = {config.mesh.domain[2][0] + config.physics.sponge_height, config.mesh.domain[2][1],
-                          config.physics.sponge_strength, config.physics.sponge_exponent,
-                          {config.physics.sponge_velocity[0], config.physics.sponge_velocity[1],
-                           config.physics.sponge_velocity[2]}};
-  dg::DgOperator<N> rhs(mesh, basis, geometry, aux, options, comm, ctx.timers);
+  dg::DgOperator<N> rhs(mesh, basis, geometry, aux, detail::operator_options(config, gravity), comm, ctx.timers);
   TimeIntegrator integrator(config.time.integrator, rhs.state_size());
 
   // Host copies for output, diagnostics and checkpoints (copied only at those times).
@@ -330,8 +315,7 @@ void run_dg(const RunContext& ctx) {
   s.state_checksum = state_checksum(host, comm);
   s.stop_signal = stop_signal;
   s.restarted_from = ctx.restart_path;
-  double volume = 1;
-  for (int d = 0; d < 3; ++d) volume *= config.mesh.domain[d][1] - config.mesh.domain[d][0];
+  const double volume = host.domain_volume;
   {
     std::vector<double> ignored;
     const HostView<Real***> zero("host::zero", elements, physics::nvar, L::nodes);
