@@ -7,6 +7,7 @@
 /// at time t is the initial one shifted by (U t, V t), wrapped periodically.
 /// T_inf = 300 K, rho_inf = 1 kg/m^3, (U, V) = (50, 25) m/s, U_v = 25 m/s, R = L/12 with
 /// L the smaller horizontal extent; the centre starts in the middle of the domain.
+#include <algorithm>
 #include <cmath>
 
 #include "cases/registry.hpp"
@@ -40,36 +41,17 @@ struct Vortex {
   }
 };
 
-class IsentropicVortex : public Case {
- public:
-  explicit IsentropicVortex(const Config& c) {
-    const auto& d = c.mesh.domain;
-    v_.x0 = d[0][0], v_.y0 = d[1][0];
-    v_.Lx = d[0][1] - d[0][0], v_.Ly = d[1][1] - d[1][0];
-    v_.xc = v_.x0 + v_.Lx / 2, v_.yc = v_.y0 + v_.Ly / 2;
-    v_.R = std::min(v_.Lx, v_.Ly) / 12;
-    v_.U = 50, v_.V = 25, v_.U_v = 25, v_.T_inf = 300, v_.rho_inf = 1;
-    v_.t = 0;
-  }
-  Real gravity() const override { return 0; }
-  void initialize(const dg::CoordView& x, const dg::StateView& q, const dg::AuxView& aux) const override {
-    fill_pointwise("case::isentropic_vortex", x, q, aux, 0, v_);
-  }
-  bool has_exact_solution() const override { return true; }
-  void exact_solution(Real t, const dg::CoordView& x, const dg::StateView& q) const override {
-    Vortex at_t = v_;
-    at_t.t = t;
-    fill_state("case::isentropic_vortex_exact", x, q, 0, at_t);
-  }
-
- private:
-  Vortex v_;
-};
-
 }  // namespace
 
 std::unique_ptr<Case> make_isentropic_vortex(const Config& c) {
-  return std::make_unique<IsentropicVortex>(c);
+  const auto& d = c.mesh.domain;
+  Vortex v{};
+  v.x0 = d[0][0], v.y0 = d[1][0];
+  v.Lx = d[0][1] - d[0][0], v.Ly = d[1][1] - d[1][0];
+  v.xc = v.x0 + v.Lx / 2, v.yc = v.y0 + v.Ly / 2;
+  v.R = std::min(v.Lx, v.Ly) / 12;
+  v.U = 50, v.V = 25, v.U_v = 25, v.T_inf = 300, v.rho_inf = 1;
+  return std::make_unique<ExactSolutionCase<Vortex>>("isentropic_vortex", v);
 }
 
 }  // namespace squall::cases

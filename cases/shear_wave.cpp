@@ -21,27 +21,11 @@ struct ShearWave {
   }
 };
 
-class ShearWaveCase : public Case {
- public:
-  explicit ShearWaveCase(const Config& c)
-      : wave_{c.mesh.domain[2][0], c.mesh.domain[2][1] - c.mesh.domain[2][0], 1.0, c.physics.viscosity, 0} {}
-  Real gravity() const override { return 0; }
-  void initialize(const dg::CoordView& x, const dg::StateView& q, const dg::AuxView& aux) const override {
-    fill_pointwise("case::shear_wave", x, q, aux, 0, wave_);
-  }
-  bool has_exact_solution() const override { return true; }
-  void exact_solution(Real t, const dg::CoordView& x, const dg::StateView& q) const override {
-    ShearWave at_t = wave_;
-    at_t.t = t;
-    fill_state("case::shear_wave_exact", x, q, 0, at_t);
-  }
-
- private:
-  ShearWave wave_;
-};
-
 }  // namespace
 
-std::unique_ptr<Case> make_shear_wave(const Config& c) { return std::make_unique<ShearWaveCase>(c); }
+std::unique_ptr<Case> make_shear_wave(const Config& c) {
+  const ShearWave wave{c.mesh.domain[2][0], c.mesh.domain[2][1] - c.mesh.domain[2][0], 1.0, c.physics.viscosity, 0};
+  return std::make_unique<ExactSolutionCase<ShearWave>>("shear_wave", wave);
+}
 
 }  // namespace squall::cases

@@ -5,6 +5,7 @@
 /// (a struct with a KOKKOS_INLINE_FUNCTION call operator).
 #include "core/launch.hpp"
 #include "physics/euler.hpp"
+#include "solver/case.hpp"
 #include "solver/dg_layout.hpp"
 
 namespace squall {
@@ -61,5 +62,32 @@ inline void reference_from_state(const dg::StateView& q, const dg::AuxView& aux)
     aux(e, 1, n) = w.p;
   });
 }
+
+}  // namespace squall
+
+namespace squall {
+
+/// A case without gravity whose exact solution is a pointwise functor with a time
+/// member `t` (isentropic vortex, shear wave): the initial state is the functor at t = 0
+/// and the exact state at time t the same functor with t set. No reference state.
+template <class Exact>
+class ExactSolutionCase : public Case {
+ public:
+  ExactSolutionCase(std::string label, Exact exact) : label_(std::move(label)), exact_(exact) { exact_.t = 0; }
+  Real gravity() const override { return 0; }
+  void initialize(const dg::CoordView& x, const dg::StateView& q, const dg::AuxView& aux) const override {
+    fill_pointwise("case::" + label_, x, q, aux, 0, exact_);
+  }
+  bool has_exact_solution() const override { return true; }
+  void exact_solution(Real t, const dg::CoordView& x, const dg::StateView& q) const override {
+    Exact at_t = exact_;
+    at_t.t = t;
+    fill_state("case::" + label_ + "_exact", x, q, 0, at_t);
+  }
+
+ private:
+  std::string label_;
+  Exact exact_;
+};
 
 }  // namespace squall
