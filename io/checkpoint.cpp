@@ -83,12 +83,6 @@ void put_string(const C& check, hid_t file, const char* name, const std::string&
 }
 
 template <class C>
-void get_attribute(const C& check, hid_t file, const char* name, hid_t type, void* value) {
-  Handle attribute(check(H5Aopen(file, name, H5P_DEFAULT), name), H5Aclose);
-  check(H5Aread(attribute.get(), type, value), name);
-}
-
-template <class C>
 std::string get_string(const C& check, hid_t file, const char* name) {
   Handle attribute(check(H5Aopen(file, name, H5P_DEFAULT), name), H5Aclose);
   Handle type(check(H5Aget_type(attribute.get()), name), H5Tclose);
@@ -111,6 +105,32 @@ hid_t collective_transfer() {
   const hid_t dxpl = H5Pcreate(H5P_DATASET_XFER);
   H5Pset_dxpl_mpio(dxpl, H5FD_MPIO_COLLECTIVE);
   return dxpl;
+}
+
+/// The numeric attributes of a checkpoint, one table for writing and reading.
+struct NumericAttribute {
+  const char* name;
+  hid_t type;
+  void* value;
+  hsize_t count;
+};
+
+std::vector<NumericAttribute> numeric_attributes(CheckpointMeta& m) {
+  return {{"time", H5T_NATIVE_DOUBLE, &m.time, 1},
+          {"step", H5T_NATIVE_LONG, &m.step, 1},
+          {"output_count", H5T_NATIVE_LONG, &m.output_count, 1},
+          {"dt", H5T_NATIVE_DOUBLE, &m.dt, 1},
+          {"polynomial_order", H5T_NATIVE_INT, &m.order, 1},
+          {"elements", H5T_NATIVE_INT, m.elements.data(), 3},
+          {"domain", H5T_NATIVE_DOUBLE, m.domain.data(), 6},
+          {"periodic", H5T_NATIVE_INT, m.periodic.data(), 3},
+          {"initial_mass", H5T_NATIVE_DOUBLE, &m.initial_mass, 1},
+          {"initial_energy", H5T_NATIVE_DOUBLE, &m.initial_energy, 1}};
+}
+
+std::vector<std::pair<const char*, std::string*>> string_attributes(CheckpointMeta& m) {
+  return {{"case", &m.case_name}, {"version", &m.version}, {"config", &m.config_text},
+          {"state_checksum", &m.checksum}};
 }
 
 int step_of(const std::filesystem::path& p) {
@@ -137,9 +157,9 @@ std::vector<std::filesystem::path> checkpoints_by_step(const std::string& dir) {
 std::string write_checkpoint(const std::string& dir, MPI_Comm comm, const CheckpointMeta& meta,
                              const CheckpointBlock& block, const double* data) {
   quiet_hdf5();
-  char name[64];
-  std::snprintf(name, sizeof name, "checkpoint_%06ld.h5", meta.step);
-  const std::string path = dir + "/" + name, tmp = path + ".tmp";
+  char file_name[64];
+  std::snprintf(file_name, sizeof file_name, "checkpoint_%06ld.h5", meta.step);
+  const std::string path = dir + "/" + file_name, tmp = path + ".tmp";
   const Checker<RunError> check{tmp};
   {
     Handle fapl(mpio_access(comm), H5Pclose);
@@ -155,20 +175,9 @@ std::string write_checkpoint(const std::string& dir, MPI_Comm comm, const Checkp
     if (std::getenv("SQUALL_TEST_DIE_IN_CHECKPOINT")) _exit(9);  // test hook: as if killed mid-write
 
     const hid_t f = file.get();
-    put_attribute(check, f, "time", H5T_NATIVE_DOUBLE, &meta.time);
-    put_attribute(check, f, "step", H5T_NATIVE_LONG, &meta.step);
-    put_attribute(check, f, "output_count", H5T_NATIVE_LONG, &meta.output_count);
-    put_attribute(check, f, "dt", H5T_NATIVE_DOUBLE, &meta.dt);
-    put_attribute(check, f, "polynomial_order", H5T_NATIVE_INT, &meta.order);
-    put_attribute(check, f, "elements", H5T_NATIVE_INT, meta.elements.data(), 3);
-    put_attribute(check, f, "domain", H5T_NATIVE_DOUBLE, meta.domain.data(), 6);
-    put_attribute(check, f, "periodic", H5T_NATIVE_INT, meta.periodic.data(), 3);
-    put_attribute(check, f, "initial_mass", H5T_NATIVE_DOUBLE, &meta.initial_mass);
-    put_attribute(check, f, "initial_energy", H5T_NATIVE_DOUBLE, &meta.initial_energy);
-    put_string(check, f, "case", meta.case_name);
-    put_string(check, f, "version", meta.version);
-    put_string(check, f, "config", meta.config_text);
-    put_string(check, f, "state_checksum", meta.checksum);
+    CheckpointMeta m = meta;
+    for (const auto& a : numeric_attributes(m)) put_attribute(check, f, a.name, a.type, a.value, a.count);
+    for (const auto& [name, value] : string_attributes(m)) put_string(check, f, name, *value);
     check(H5Fflush(f, H5F_SCOPE_GLOBAL), "flush");
   }
   MPI_Barrier(comm);
@@ -190,20 +199,15 @@ CheckpointMeta read_checkpoint_meta(const std::string& path, MPI_Comm comm) {
               H5Fclose);
   CheckpointMeta m;
   const hid_t f = file.get();
-  get_attribute(check, f, "time", H5T_NATIVE_DOUBLE, &m.time);
-  get_attribute(check, f, "step", H5T_NATIVE_LONG, &m.step);
-  get_attribute(check, f, "output_count", H5T_NATIVE_LONG, &m.output_count);
-  get_attribute(check, f, "dt", H5T_NATIVE_DOUBLE, &m.dt);
-  get_attribute(check, f, "polynomial_order", H5T_NATIVE_INT, &m.order);
-  get_attribute(check, f, "elements", H5T_NATIVE_INT, m.elements.data());
-  get_attribute(check, f, "domain", H5T_NATIVE_DOUBLE, m.domain.data());
-  get_attribute(check, f, "periodic", H5T_NATIVE_INT, m.periodic.data());
-  get_attribute(check, f, "initial_mass", H5T_NATIVE_DOUBLE, &m.initial_mass);
-  get_attribute(check, f, "initial_energy", H5T_NATIVE_DOUBLE, &m.initial_energy);
-  m.case_name = get_string(check, f, "case");
-  m.version = get_string(check, f, "version");
-  m.config_text = get_string(check, f, "config");
-  m.checksum = get_string(check, f, "state_checksum");
+  for (const auto& a : numeric_attributes(m)) {
+    // the stored size must be the expected one: a damaged or foreign file is refused
+    Handle attribute(check(H5Aopen(f, a.name, H5P_DEFAULT), a.name), H5Aclose);
+    Handle space(check(H5Aget_space(attribute.get()), a.name), H5Sclose);
+    if (H5Sget_simple_extent_npoints(space.get()) != static_cast<hssize_t>(a.count))
+      throw InputError("'" + path + "': attribute '" + a.name + "' has the wrong size");
+    check(H5Aread(attribute.get(), a.type, a.value), a.name);
+  }
+  for (const auto& [name, value] : string_attributes(m)) *value = get_string(check, f, name);
   return m;
 }
 
