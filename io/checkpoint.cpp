@@ -115,17 +115,28 @@ struct NumericAttribute {
   hsize_t count;
 };
 
+NumericAttribute attribute(const char* name, hid_t type, void* value, hsize_t count = 1) {
+  NumericAttribute a;
+  a.name = name, a.type = type, a.value = value, a.count = count;
+  return a;
+}
+
 std::vector<NumericAttribute> numeric_attributes(CheckpointMeta& m) {
-  return {{"time", H5T_NATIVE_DOUBLE, &m.time, 1},
-          {"step", H5T_NATIVE_LONG, &m.step, 1},
-          {"output_count", H5T_NATIVE_LONG, &m.output_count, 1},
-          {"dt", H5T_NATIVE_DOUBLE, &m.dt, 1},
-          {"polynomial_order", H5T_NATIVE_INT, &m.order, 1},
-          {"elements", H5T_NATIVE_INT, m.elements.data(), 3},
-          {"domain", H5T_NATIVE_DOUBLE, m.domain.data(), 6},
-          {"periodic", H5T_NATIVE_INT, m.periodic.data(), 3},
-          {"initial_mass", H5T_NATIVE_DOUBLE, &m.initial_mass, 1},
-          {"initial_energy", H5T_NATIVE_DOUBLE, &m.initial_energy, 1}};
+  // Built call by call: HDF5's type macros expand to comma expressions that some device
+  // compiler front ends reject inside braced initialiser lists.
+  const hid_t real = H5T_NATIVE_DOUBLE, integer = H5T_NATIVE_INT, long_integer = H5T_NATIVE_LONG;
+  std::vector<NumericAttribute> list;
+  list.push_back(attribute("time", real, &m.time));
+  list.push_back(attribute("step", long_integer, &m.step));
+  list.push_back(attribute("output_count", long_integer, &m.output_count));
+  list.push_back(attribute("dt", real, &m.dt));
+  list.push_back(attribute("polynomial_order", integer, &m.order));
+  list.push_back(attribute("elements", integer, m.elements.data(), 3));
+  list.push_back(attribute("domain", real, m.domain.data(), 6));
+  list.push_back(attribute("periodic", integer, m.periodic.data(), 3));
+  list.push_back(attribute("initial_mass", real, &m.initial_mass));
+  list.push_back(attribute("initial_energy", real, &m.initial_energy));
+  return list;
 }
 
 std::vector<std::pair<const char*, std::string*>> string_attributes(CheckpointMeta& m) {
