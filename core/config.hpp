@@ -35,6 +35,16 @@ struct PhysicsConfig {
   std::array<double, 3> sponge_velocity{};  ///< reference velocity [m/s]
 };
 
+/// The six walls, numbered like element faces: x_low, x_high, y_low, y_high, z_low,
+/// z_high. Only walls of directions that are not periodic are used.
+inline constexpr const char* wall_names[6] = {"x_low", "x_high", "y_low", "y_high", "z_low", "z_high"};
+
+struct BoundaryConfig {
+  /// "free_slip", "no_slip_adiabatic" or "no_slip_isothermal", per wall
+  std::array<std::string, 6> kind{"free_slip", "free_slip", "free_slip", "free_slip", "free_slip", "free_slip"};
+  std::array<double, 6> temperature{};  ///< wall temperature [K] of isothermal walls
+};
+
 struct TimeConfig {
   double end_time = 0;
   long max_steps = 0;
@@ -60,6 +70,7 @@ struct Config {
   MeshConfig mesh;
   DgConfig dg;
   PhysicsConfig physics;
+  BoundaryConfig boundary;
   TimeConfig time;
   OutputConfig output;
 };

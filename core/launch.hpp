@@ -50,6 +50,19 @@ Real parallel_max(const std::string& label, int n0, int n1, const Body& body) {
   return result;
 }
 
+/// Sum of body(i, j) over [0, n0) x [0, n1). The order of the additions is the
+/// backend's: reproducible run to run on one backend and thread count, not across them,
+/// so use it for diagnostics, never for the state.
+template <class Body>
+double parallel_sum(const std::string& label, int n0, int n1, const Body& body) {
+  using Policy = Kokkos::MDRangePolicy<ExecSpace, Kokkos::Rank<2>>;
+  double result = 0;
+  Kokkos::parallel_reduce(
+      label, Policy({0, 0}, {n0, n1}),
+      KOKKOS_LAMBDA(const int i, const int j, double& s) { s += body(i, j); }, result);
+  return result;
+}
+
 /// Smallest i * n1 + j over [0, n0) x [0, n1) for which body(i, j) is true, or -1.
 template <class Body>
 long parallel_first(const std::string& label, int n0, int n1, const Body& body) {

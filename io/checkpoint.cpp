@@ -136,6 +136,7 @@ std::vector<NumericAttribute> numeric_attributes(CheckpointMeta& m) {
   list.push_back(attribute("periodic", integer, m.periodic.data(), 3));
   list.push_back(attribute("initial_mass", real, &m.initial_mass));
   list.push_back(attribute("initial_energy", real, &m.initial_energy));
+  list.push_back(attribute("boundary_energy", real, &m.boundary_energy));
   return list;
 }
 

@@ -26,6 +26,7 @@ struct CheckpointMeta {
   std::array<double, 6> domain{};  ///< x0, x1, y0, y1, z0, z1
   std::array<int, 3> periodic{};
   double initial_mass = 0, initial_energy = 0;  ///< integrals at t = 0, for the ledger
+  double boundary_energy = 0;                   ///< energy in through the walls since t = 0
 };
 
 /// This rank's block of the global element grid.

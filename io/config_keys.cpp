@@ -5,7 +5,7 @@
 namespace squall::io {
 
 const std::vector<std::string>& config_sections() {
-  static const std::vector<std::string> sections{"case", "mesh", "dg", "physics", "time",
+  static const std::vector<std::string> sections{"case", "mesh", "dg", "physics", "boundary", "time",
                                                  "output"};
   return sections;
 }
@@ -46,6 +46,30 @@ const std::vector<KeySpec>& config_keys() {
      "p in alpha = strength sin^p(pi/2 (z - z_s)/(z_top - z_s))"},
     {"physics", "sponge_velocity", "[0.0, 0.0, 0.0]", "three finite numbers (m/s)",
      "velocity the sponge relaxes to"},
+    {"boundary", "x_low", "\"free_slip\"", "one of \"free_slip\", \"no_slip_adiabatic\", \"no_slip_isothermal\"",
+     "wall at the low x end (when x is not periodic): free-slip, or no-slip with zero heat flux or fixed temperature"},
+    {"boundary", "x_low_temperature", "0.0", "a finite number > 0 (K) for a no_slip_isothermal wall, else 0",
+     "temperature of the x_low wall when it is no_slip_isothermal"},
+    {"boundary", "x_high", "\"free_slip\"", "one of \"free_slip\", \"no_slip_adiabatic\", \"no_slip_isothermal\"",
+     "wall at the high x end (when x is not periodic): free-slip, or no-slip with zero heat flux or fixed temperature"},
+    {"boundary", "x_high_temperature", "0.0", "a finite number > 0 (K) for a no_slip_isothermal wall, else 0",
+     "temperature of the x_high wall when it is no_slip_isothermal"},
+    {"boundary", "y_low", "\"free_slip\"", "one of \"free_slip\", \"no_slip_adiabatic\", \"no_slip_isothermal\"",
+     "wall at the low y end (when y is not periodic): free-slip, or no-slip with zero heat flux or fixed temperature"},
+    {"boundary", "y_low_temperature", "0.0", "a finite number > 0 (K) for a no_slip_isothermal wall, else 0",
+     "temperature of the y_low wall when it is no_slip_isothermal"},
+    {"boundary", "y_high", "\"free_slip\"", "one of \"free_slip\", \"no_slip_adiabatic\", \"no_slip_isothermal\"",
+     "wall at the high y end (when y is not periodic): free-slip, or no-slip with zero heat flux or fixed temperature"},
+    {"boundary", "y_high_temperature", "0.0", "a finite number > 0 (K) for a no_slip_isothermal wall, else 0",
+     "temperature of the y_high wall when it is no_slip_isothermal"},
+    {"boundary", "z_low", "\"free_slip\"", "one of \"free_slip\", \"no_slip_adiabatic\", \"no_slip_isothermal\"",
+     "wall at the low z end (when z is not periodic): free-slip, or no-slip with zero heat flux or fixed temperature"},
+    {"boundary", "z_low_temperature", "0.0", "a finite number > 0 (K) for a no_slip_isothermal wall, else 0",
+     "temperature of the z_low wall when it is no_slip_isothermal"},
+    {"boundary", "z_high", "\"free_slip\"", "one of \"free_slip\", \"no_slip_adiabatic\", \"no_slip_isothermal\"",
+     "wall at the high z end (when z is not periodic): free-slip, or no-slip with zero heat flux or fixed temperature"},
+    {"boundary", "z_high_temperature", "0.0", "a finite number > 0 (K) for a no_slip_isothermal wall, else 0",
+     "temperature of the z_high wall when it is no_slip_isothermal"},
     {"time", "end_time", "1000.0", "a finite number >= 0 (seconds)",
      "simulated time at which the run ends [s]"},
     {"time", "max_steps", "0", "an integer >= 0",

@@ -237,6 +237,40 @@ std::string choice(Values& values, const char* section, const char* name,
   fail(v, full_name(k), k.expected);
 }
 
+/// [boundary]: the kind of each wall, and the temperature of isothermal ones. A wall of a
+/// periodic direction, an isothermal wall without a temperature, a temperature on any
+/// other wall and no-slip walls without viscosity are errors.
+void read_boundary(Values& values, Config& c) {
+  bool no_slip = false;
+  for (int w = 0; w < 6; ++w) {
+    const std::string name = wall_names[w], t_name = name + "_temperature";
+    const std::string kind =
+        choice(values, "boundary", wall_names[w], {"free_slip", "no_slip_adiabatic", "no_slip_isothermal"});
+    const KeySpec& k = spec("boundary", wall_names[w]);
+    const KeySpec& tk = spec("boundary", t_name.c_str());
+    const Located tv = values.at(tk);
+    const double t = get_number(tv, tk);
+    const int d = w / 2;
+    if (c.mesh.periodic[d] && kind != "free_slip")
+      fail(values.at(k), full_name(k),
+           std::string("\"free_slip\" (the default): mesh.periodic makes ") + "xyz"[d] + " periodic, so there is no wall");
+    if (kind == "no_slip_isothermal" && !(t > 0))
+      fail(tv, full_name(tk), "a temperature > 0 (K), since " + full_name(k) + " = \"no_slip_isothermal\"");
+    if (kind != "no_slip_isothermal" && t != 0)
+      fail(tv, full_name(tk), "0 (unset): only a \"no_slip_isothermal\" wall has a temperature, and " +
+                                  full_name(k) + " = \"" + kind + "\"");
+    no_slip |= kind != "free_slip";
+    c.boundary.kind[w] = kind;
+    c.boundary.temperature[w] = t;
+  }
+  if (no_slip && c.physics.viscosity == 0 && c.physics.closure == "constant") {
+    const KeySpec& k = spec("physics", "viscosity");
+    fail(values.at(k), full_name(k),
+         "a number > 0 (or a physics.closure other than \"constant\"): no-slip walls act through the viscous "
+         "terms, which are off");
+  }
+}
+
 }  // namespace
 
 std::string read_config_text(const std::string& path) {
@@ -346,6 +380,7 @@ Config parse_config(const std::string& text, const std::string& source,
     const KeySpec& k = spec("physics", "sponge_height");
     fail(values.at(k), full_name(k), "a height below the top of the domain (mesh.domain)");
   }
+  read_boundary(values, c);
   c.time.end_time = number(values, "time", "end_time", [](double x) { return x >= 0; });
   c.time.max_steps = static_cast<long>(integer(values, "time", "max_steps", [](long long n) { return n >= 0; }));
   c.time.warmup_steps =

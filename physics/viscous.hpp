@@ -48,13 +48,59 @@ KOKKOS_INLINE_FUNCTION Cons viscous_flux(const Prim& w, const Gradients& g, Real
   return f;
 }
 
-/// Free-slip wall normal to d seen by the gradient lifting: the wall value of the
-/// normal velocity is zero, of everything else the interior value (the mean of the state
-/// and its mirror). Returns g* - g.
-KOKKOS_INLINE_FUNCTION Vec<ngrad> free_slip_gradient_jump(const Vec<ngrad>& g, int d) {
+/// Kinds of wall (DESIGN.md section 3). Walls are numbered like element faces: 2d is
+/// the wall at the low end of direction d, 2d + 1 the one at the high end.
+enum WallKind : int {
+  free_slip = 0,           ///< impenetrable, no stress, no heat flux
+  no_slip_adiabatic = 1,   ///< u = 0, no heat flux
+  no_slip_isothermal = 2,  ///< u = 0, T = T_wall
+};
+
+/// The six walls of the brick (a periodic direction's entries are unused).
+struct Walls {
+  int kind[6] = {free_slip, free_slip, free_slip, free_slip, free_slip, free_slip};
+  Real temperature[6] = {0, 0, 0, 0, 0, 0};  ///< T_wall [K] of isothermal walls
+  KOKKOS_INLINE_FUNCTION bool any_no_slip() const {
+    for (int w = 0; w < 6; ++w)
+      if (kind[w] != free_slip) return true;
+    return false;
+  }
+};
+
+/// The wall values g* of the gradient variables (u, v, w, T, theta) seen by the BR1
+/// lifting at `wall`, from the interior values g and pressure p at the wall node; returns
+/// g* - g. Free-slip: the normal velocity is zero, everything else the interior value
+/// (the mean of the state and its mirror). No-slip: every velocity component is zero.
+/// Isothermal: T* = T_wall and theta* = T_wall / Pi(p).
+KOKKOS_INLINE_FUNCTION Vec<ngrad> wall_gradient_jump(const Vec<ngrad>& g, Real p, int wall, const Walls& walls) {
   Vec<ngrad> jump{{0, 0, 0, 0, 0}};
-  jump[d] = -g[d];
+  const int kind = walls.kind[wall];
+  if (kind == free_slip) {
+    jump[wall / 2] = -g[wall / 2];
+    return jump;
+  }
+  for (int i = 0; i < 3; ++i) jump[i] = -g[i];
+  if (kind == no_slip_isothermal) {
+    const Real tw = walls.temperature[wall];
+    jump[3] = tw - g[3];
+    jump[4] = tw / exner(p) - g[4];
+  }
   return jump;
+}
+
+/// The viscous flux F_v* through `wall` (component along the wall's direction d), from
+/// the interior viscous flux fv = F_v,d at the wall node and the interior velocity u.
+/// Free-slip: nothing passes. No-slip: the wall takes the interior stress (BR1), and no
+/// work is done since u* = 0; adiabatic walls pass no heat, isothermal ones the interior
+/// heat flux, which is fv's energy component less the work u . tau.
+KOKKOS_INLINE_FUNCTION Cons wall_viscous_flux(const Cons& fv, const Real u[3], int wall, const Walls& walls) {
+  Cons f{};
+  const int kind = walls.kind[wall];
+  if (kind == free_slip) return f;
+  for (int i = 0; i < 3; ++i) f[i_rhou + i] = fv[i_rhou + i];
+  if (kind == no_slip_isothermal)
+    f[i_rhoe] = fv[i_rhoe] - (u[0] * fv[i_rhou] + u[1] * fv[i_rhou + 1] + u[2] * fv[i_rhou + 2]);
+  return f;
 }
 
 }  // namespace squall::physics

@@ -18,6 +18,7 @@ struct RunState {
   long output_count = 0;  ///< interval outputs written so far
   double dt = 0;
   double initial_mass = 0, initial_energy = 0;
+  double boundary_energy = 0;  ///< energy that entered through the walls since t = 0 [J]
 };
 
 /// Writes host.q as checkpoint_<step>.h5 in `dir` and keeps the newest

@@ -1,7 +1,7 @@
 #pragma once
 /// The DGSEM right-hand side of the Euler equations with gravity on the brick:
-/// strong form, collocated LGL quadrature, Rusanov surface flux, free-slip walls by
-/// mirror states (Kopriva, Implementing Spectral Methods for PDEs, 2009, ch. 8;
+/// strong form, collocated LGL quadrature, Rusanov surface flux, impenetrable walls by
+/// mirror states (free-slip or, with viscosity, no-slip: solver/dg_viscous_impl.hpp) (Kopriva, Implementing Spectral Methods for PDEs, 2009, ch. 8;
 /// Hesthaven & Warburton, Nodal DG Methods, 2008).
 ///
 ///   dq/dt = -sum_d (2/h_d) [ D F_d(q) + L_d (F*_d - F_d(q)) ] + S(q)
@@ -20,6 +20,7 @@
 #include "solver/geometry.hpp"
 #include "solver/time_integrator.hpp"
 #include "physics/sponge.hpp"
+#include "physics/viscous.hpp"
 
 namespace squall::dg {
 
@@ -48,6 +49,7 @@ struct OperatorOptions {
   bool theta_diffusion = true;          ///< heat flux down grad theta (else grad T)
   bool sponge = false;                  ///< Rayleigh damping near the top
   physics::Sponge sponge_layer{};
+  physics::Walls walls{};  ///< kind (and temperature) of each wall
   /// Viscous phases run when there is a molecular viscosity or a subgrid model.
   bool viscous() const { return viscosity > 0 || closure != Closure::constant; }
 };
@@ -71,6 +73,11 @@ class DgOperator {
   /// dq = rhs(t, q). Collective (halo exchange).
   void operator()(Real t, const FlatView& q, const FlatView& dq);
 
+  /// Energy entering through the walls per unit time [J/s] in the last call, summed over
+  /// ranks: the heat flux of isothermal walls (every other wall passes no energy). The
+  /// time integrator integrates it with the state's weights, for the energy budget.
+  const double& boundary_energy_rate() const { return boundary_energy_rate_; }
+
   // The phases of operator(), in order. Public because CUDA does not allow device
   // lambdas in private member functions.
   void start_halo_exchange(const StateView& q);
@@ -84,7 +91,8 @@ class DgOperator {
   // Viscous phases (BR1; solver/dg_viscous_impl.hpp), only when viscosity > 0.
   void gradients_local(const StateView& q);
   void gradients_remote(const StateView& q);
-  void viscous_fluxes(const StateView& dq);
+  void viscous_fluxes(const StateView& q, const StateView& dq);
+  void wall_heat_rate(const StateView& q);
   template <class ClosureModel>
   void lift_and_viscous_flux(const StateView& q, const ClosureModel& closure);
 
@@ -102,6 +110,10 @@ class DgOperator {
   bool sponge_;
   bool theta_diffusion_;
   physics::Sponge sponge_layer_;
+  physics::Walls walls_;
+  bool isothermal_walls_ = false;
+  double boundary_energy_rate_ = 0;
+  MPI_Comm comm_;
   CoordView x_;
   AuxView aux_;
   DeviceView<int* [3]> interior_;  ///< (element_minus, element_plus, direction)

@@ -24,10 +24,13 @@ DgOperator<N>::DgOperator(const mesh::LocalMesh& mesh, const Basis<N>& basis,
       sponge_(options.sponge),
       theta_diffusion_(options.theta_diffusion),
       sponge_layer_(options.sponge_layer),
+      walls_(options.walls),
+      comm_(comm),
       x_(geometry.x),
       aux_(aux),
       timers_(timers) {
   for (int d = 0; d < 3; ++d) two_over_h_[d] = 2 / geometry.h[d];
+  for (int w = 0; w < 6; ++w) isothermal_walls_ |= walls_.kind[w] == physics::no_slip_isothermal;
 
   const int ni = static_cast<int>(mesh.interior_faces().size());
   const int nb = static_cast<int>(mesh.boundary_faces().size());
@@ -87,7 +90,7 @@ void DgOperator<N>::operator()(Real /*t*/, const FlatView& q_flat, const FlatVie
   boundary_faces(q);
   if (viscous_) {
     gradients_remote(q);
-    viscous_fluxes(dq);
+    viscous_fluxes(q, dq);
   }
   // 7. Surface lift: face corrections into the end nodes.
   surface_lift(dq);

@@ -2,8 +2,10 @@
 // Viscous phases of DgOperator<N>: the BR1 scheme of Bassi & Rebay (1997), J. Comput.
 // Phys. 131, 267-279, with central fluxes for the lifted gradients and for the viscous
 // flux (Gassner, Winters, Hindenlang & Kopriva 2018, J. Sci. Comput. 77, 154-200).
-//   G_d = (2/h_d) [ D g + L_d (g* - g) ],  g = (u, v, w, T),  g* = {g} (walls: wall value)
-//   dq += (2/h_d) [ D F_v,d + L_d (F_v* - F_v) ],  F_v* = {F_v} (free-slip walls: 0)
+//   G_d = (2/h_d) [ D g + L_d (g* - g) ],  g = (u, v, w, T, theta),  g* = {g}
+//   dq += (2/h_d) [ D F_v,d + L_d (F_v* - F_v) ],  F_v* = {F_v}
+// At walls g* and F_v* are the wall values of physics::wall_gradient_jump and
+// physics::wall_viscous_flux (free-slip: F_v* = 0; no-slip: u* = 0, interior stress).
 // Every face value is written once per element face; the lifting reads them per node.
 
 #include <cmath>
@@ -52,6 +54,7 @@ void DgOperator<N>::gradients_remote(const StateView& q) {
   const auto aux = aux_;
   const auto mpi = mpi_;
   const auto walls = boundary_;
+  const physics::Walls kinds = walls_;
   const auto recv = halo_->recv_buffer();
   parallel_for("dg::gradient_mpi_faces", static_cast<int>(mpi.extent(0)), L::face_nodes,
                KOKKOS_LAMBDA(const int f, const int m) {
@@ -69,7 +72,8 @@ void DgOperator<N>::gradients_remote(const StateView& q) {
                  const int n = L::volume_node_of(m, lf);
                  physics::Vec<physics::ngrad> inner;
                  for (int k = 0; k < physics::ngrad; ++k) inner[k] = g(e, k, n);
-                 const physics::Vec<physics::ngrad> jump = physics::free_slip_gradient_jump(inner, lf / 2);
+                 const Real p = physics::primitive(load(q, e, n), aux(e, 2, n)).p;
+                 const physics::Vec<physics::ngrad> jump = physics::wall_gradient_jump(inner, p, lf, kinds);
                  for (int k = 0; k < physics::ngrad; ++k) SG(e, lf, k, m) = jump[k];
                });
   // Lift the face terms into the gradients, then the viscous flux at every node, with
@@ -126,7 +130,7 @@ void DgOperator<N>::lift_and_viscous_flux(const StateView& q, const ClosureModel
 }
 
 template <int N>
-void DgOperator<N>::viscous_fluxes(const StateView& dq) {
+void DgOperator<N>::viscous_fluxes(const StateView& q, const StateView& dq) {
   ScopedTimer timer(timers_, "viscous");
   const auto FV = vflux_;
   const auto S = surface_;
@@ -180,13 +184,49 @@ void DgOperator<N>::viscous_fluxes(const StateView& dq) {
                    S(e, lf, v, m) -= 0.5 * (own + recv(f, v * L::face_nodes + m)) - own;
                  }
                });
-  // Free-slip walls: no stress, no heat flux, F_v* = 0.
+  // Walls: F_v* from the wall's kind (free-slip: 0).
+  const physics::Walls kinds = walls_;
+  const auto aux = aux_;
   parallel_for("dg::viscous_boundary_faces", static_cast<int>(walls.extent(0)), L::face_nodes,
                KOKKOS_LAMBDA(const int f, const int m) {
                  const int e = walls(f, 0), lf = walls(f, 1), d = lf / 2;
                  const int n = L::volume_node_of(m, lf);
-                 for (int v = 0; v < physics::nvar; ++v) S(e, lf, v, m) += FV(e, d * physics::nvar + v, n);
+                 physics::Cons fv;
+                 for (int v = 0; v < physics::nvar; ++v) fv[v] = FV(e, d * physics::nvar + v, n);
+                 const physics::Prim w = physics::primitive(load(q, e, n), aux(e, 2, n));
+                 const physics::Cons fw = physics::wall_viscous_flux(fv, w.u, lf, kinds);
+                 for (int v = 0; v < physics::nvar; ++v) S(e, lf, v, m) -= fw[v] - fv[v];
                });
+  boundary_energy_rate_ = 0;
+  if (isothermal_walls_) wall_heat_rate(q);
+}
+
+/// Heat entering through the isothermal walls per unit time, summed over ranks:
+/// sum over wall nodes of (face quadrature weight) (outward sign) F_v*,e, the same
+/// boundary term the discrete energy integral sees, so the budget closes to round-off.
+template <int N>
+void DgOperator<N>::wall_heat_rate(const StateView& q) {
+  const auto FV = vflux_;
+  const auto walls = boundary_;
+  const auto aux = aux_;
+  const physics::Walls kinds = walls_;
+  const Basis<N> b = basis_;
+  const Real h0 = 2 / two_over_h_[0], h1 = 2 / two_over_h_[1], h2 = 2 / two_over_h_[2];
+  const double local = parallel_sum("dg::wall_heat_rate", static_cast<int>(walls.extent(0)), L::face_nodes,
+                                    KOKKOS_LAMBDA(const int f, const int m) {
+                                      const Real h[3] = {h0, h1, h2};
+                                      const int e = walls(f, 0), lf = walls(f, 1), d = lf / 2;
+                                      const int n = L::volume_node_of(m, lf);
+                                      Real area = 1;
+                                      for (int k = 0; k < 3; ++k)
+                                        if (k != d) area *= b.w[L::index(n, k)] * h[k] / 2;
+                                      physics::Cons fv;
+                                      for (int v = 0; v < physics::nvar; ++v) fv[v] = FV(e, d * physics::nvar + v, n);
+                                      const physics::Prim w = physics::primitive(load(q, e, n), aux(e, 2, n));
+                                      const Real heat = physics::wall_viscous_flux(fv, w.u, lf, kinds)[physics::i_rhoe];
+                                      return (lf % 2 ? area : -area) * heat;
+                                    });
+  MPI_Allreduce(&local, &boundary_energy_rate_, 1, MPI_DOUBLE, MPI_SUM, comm_);
 }
 
 }  // namespace squall::dg

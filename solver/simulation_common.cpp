@@ -34,6 +34,13 @@ dg::OperatorOptions operator_options(const Config& config, Real gravity) {
   o.sponge = p.sponge_height > 0 && p.sponge_strength > 0;
   o.sponge_layer = {config.mesh.domain[2][0] + p.sponge_height, config.mesh.domain[2][1], p.sponge_strength,
                     p.sponge_exponent, {p.sponge_velocity[0], p.sponge_velocity[1], p.sponge_velocity[2]}};
+  for (int w = 0; w < 6; ++w) {
+    const std::string& kind = config.boundary.kind[w];
+    o.walls.kind[w] = kind == "no_slip_adiabatic"    ? physics::no_slip_adiabatic
+                      : kind == "no_slip_isothermal" ? physics::no_slip_isothermal
+                                                     : physics::free_slip;
+    o.walls.temperature[w] = config.boundary.temperature[w];
+  }
   return o;
 }
 

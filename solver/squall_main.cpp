@@ -43,6 +43,7 @@ CollectiveOutcome load_config(MPI_Comm comm, const Arguments& args, Config& conf
     for (const CaseInfo& c : cases::registered_cases()) names.push_back(c.name);
     config = io::parse_config(text, args.config_path, args.overrides, names);
     check_config_for_ranks(config, comm_size(comm));
+    cases::find_case(config.case_.name)->make(config);  // a case's own checks of the config
   });
 }
 

@@ -11,6 +11,15 @@ namespace squall {
 
 using FlatView = DeviceView<Real*>;
 
+/// A scalar integrated alongside the state with the same stage weights, so that it
+/// changes exactly as the state's integrals would under its time derivative: after each
+/// rhs call, *rate holds that derivative (e.g. the energy entering through the walls
+/// per second) and *value accumulates its integral.
+struct Companion {
+  const double* rate = nullptr;
+  double* value = nullptr;
+};
+
 class TimeIntegrator {
  public:
   /// `name`: "lsrk54" or "ssprk33"; `size`: number of reals in the state.
@@ -21,11 +30,11 @@ class TimeIntegrator {
 
   /// Advances q from t to t + dt in place.
   template <class Rhs>
-  void step(Rhs&& rhs, Real t, Real dt, const FlatView& q) {
+  void step(Rhs&& rhs, Real t, Real dt, const FlatView& q, Companion companion = {}) {
     if (lsrk_) {
-      lsrk_step(rhs, t, dt, q);
+      lsrk_step(rhs, t, dt, q, companion);
     } else {
-      ssp_step(rhs, t, dt, q);
+      ssp_step(rhs, t, dt, q, companion);
     }
   }
 
@@ -35,7 +44,7 @@ class TimeIntegrator {
   /// Carpenter & Kennedy (1994), "Fourth-order 2N-storage Runge-Kutta schemes", NASA TM
   /// 109112, solution 3: du = a_s du + dt rhs(t + c_s dt, q); q = q + b_s du.
   template <class Rhs>
-  void lsrk_step(Rhs& rhs, Real t, Real dt, const FlatView& q) {
+  void lsrk_step(Rhs& rhs, Real t, Real dt, const FlatView& q, Companion companion) {
     static constexpr Real a[5] = {0.0, -567301805773.0 / 1357537059087.0,
                                   -2404267990393.0 / 2016746695238.0,
                                   -3550918686646.0 / 2091501179385.0,
@@ -51,9 +60,14 @@ class TimeIntegrator {
                                   2802321613138.0 / 2924317926251.0};
     const FlatView k = k_, du = register_;
     const int n = static_cast<int>(q.extent(0));
+    double companion_register = 0;
     for (int s = 0; s < 5; ++s) {
       rhs(t + c[s] * dt, q, k);
       const Real as = a[s], bs = b[s];
+      if (companion.value) {
+        companion_register = as * companion_register + dt * *companion.rate;
+        *companion.value += bs * companion_register;
+      }
       parallel_for("rk::lsrk54_stage", n, KOKKOS_LAMBDA(const int i) {
         const Real d = as * du(i) + dt * k(i);
         du(i) = d;
@@ -65,16 +79,19 @@ class TimeIntegrator {
   /// Shu & Osher (1988), J. Comput. Phys. 77, 439-471, eq. 2.18:
   /// q = alpha_s q0 + beta_s (q + dt rhs(t + c_s dt, q)).
   template <class Rhs>
-  void ssp_step(Rhs& rhs, Real t, Real dt, const FlatView& q) {
+  void ssp_step(Rhs& rhs, Real t, Real dt, const FlatView& q, Companion companion) {
     static constexpr Real alpha[3] = {0.0, 0.75, 1.0 / 3.0};
     static constexpr Real beta[3] = {1.0, 0.25, 2.0 / 3.0};
     static constexpr Real c[3] = {0.0, 1.0, 0.5};
     const FlatView k = k_, q0 = register_;
     Kokkos::deep_copy(q0, q);
     const int n = static_cast<int>(q.extent(0));
+    const double companion_start = companion.value ? *companion.value : 0;
     for (int s = 0; s < 3; ++s) {
       rhs(t + c[s] * dt, q, k);
       const Real as = alpha[s], bs = beta[s];
+      if (companion.value)
+        *companion.value = as * companion_start + bs * (*companion.value + dt * *companion.rate);
       parallel_for("rk::ssprk33_stage", n, KOKKOS_LAMBDA(const int i) {
         q(i) = as * q0(i) + bs * (q(i) + dt * k(i));
       });

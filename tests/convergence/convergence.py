@@ -1,10 +1,11 @@
 #!/usr/bin/env python3
-"""convergence.py SQUALL CASE_TOML ORDER END_TIME MESH... [--elements PATTERN] [--check VARS]
+"""convergence.py SQUALL CASE_TOML ORDER END_TIME MESH... [--elements PATTERN] [--check VARS] [--set K=V]...
 
 Runs CASE at polynomial order ORDER for each MESH (the elements are PATTERN with {m}
 replaced by MESH; default "{m},{m},1"), fits the L2 error against the element size
 (least squares in log-log) and requires an order of at least ORDER + 0.5 for each
-variable in VARS (default rho,rhoe); the other variables' orders are printed."""
+variable in VARS (default rho,rhoe); the other variables' orders are printed. Each
+--set K=V is passed on to every run."""
 import argparse
 import json
 import math
@@ -21,6 +22,7 @@ p.add_argument("end_time")
 p.add_argument("meshes", type=int, nargs="+")
 p.add_argument("--elements", default="{m},{m},1")
 p.add_argument("--check", default="rho,rhoe")
+p.add_argument("--set", action="append", default=[], metavar="K=V")
 args = p.parse_args()
 
 errors = {}
@@ -30,7 +32,7 @@ with tempfile.TemporaryDirectory() as tmp:
         elements = args.elements.format(m=m)
         subprocess.run([args.squall, "run", args.case, "--quiet", "--output", out, "--set", f"dg.order={args.order}",
                         "--set", f"mesh.elements=[{elements}]", "--set", f"time.end_time={args.end_time}",
-                        "--set", "output.interval=0"], check=True)
+                        "--set", "output.interval=0"] + [a for kv in args.set for a in ("--set", kv)], check=True)
         with open(os.path.join(out, "summary.json")) as f:
             errors[m] = json.load(f)["errors"]["l2"]
 

@@ -2,6 +2,7 @@
 """Checks values in summary.json files.
 
   check_summary.py bound SUMMARY KEY MAX      |value at KEY| <= MAX (KEY like a.b.c)
+  check_summary.py at-least SUMMARY KEY MIN   |value at KEY| >= MIN
   check_summary.py same-checksum SUMMARY...  all state_checksum values are equal
   check_summary.py reference SUMMARY REF     every "KEY VALUE" line of REF matches
                                              within a relative 1e-9 (absolute 1e-15
@@ -30,6 +31,11 @@ def main(argv):
         value = lookup(summary, key)
         print(f"{key} = {value!r} (bound {bound:g})")
         return 0 if abs(value) <= bound else 1
+    if mode == "at-least":
+        summary, key, least = load(argv[2]), argv[3], float(argv[4])
+        value = lookup(summary, key)
+        print(f"{key} = {value!r} (at least {least:g} in magnitude)")
+        return 0 if abs(value) >= least else 1
     if mode == "same-checksum":
         sums = [(path, load(path)["state_checksum"]) for path in argv[2:]]
         for path, checksum in sums:

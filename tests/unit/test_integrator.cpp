@@ -53,3 +53,40 @@ TEST_CASE("ssprk33 is third order", "[integrator]") {
 TEST_CASE("an unknown integrator is an input error", "[integrator]") {
   CHECK_THROWS_AS(TimeIntegrator("euler", 1), InputError);
 }
+
+namespace {
+
+// y0' = y1, y1' = -y0, y2' = y0; the companion's rate is y0 at each stage, so it must
+// follow y2 (= sin t) as the state does.
+struct OscillatorWithIntegral {
+  double rate = 0;
+  void operator()(Real, const FlatView& q, const FlatView& dq) {
+    parallel_for("test::oscillator_integral", 1, KOKKOS_LAMBDA(const int) {
+      dq(0) = q(1);
+      dq(1) = -q(0);
+      dq(2) = q(0);
+    });
+    auto h = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), q);
+    rate = h(0);
+  }
+};
+
+}  // namespace
+
+TEST_CASE("a companion scalar is integrated with the state's weights", "[integrator]") {
+  for (const char* scheme : {"lsrk54", "ssprk33"}) {
+    TimeIntegrator rk(scheme, 3);
+    FlatView q("q", 3);
+    auto h = Kokkos::create_mirror_view(q);
+    h(0) = 1, h(1) = 0, h(2) = 0;
+    Kokkos::deep_copy(q, h);
+    OscillatorWithIntegral rhs;
+    double integral = 0;
+    const double dt = 0.05;
+    for (int s = 0; s < 40; ++s) rk.step(rhs, s * dt, dt, q, Companion{&rhs.rate, &integral});
+    Kokkos::deep_copy(h, q);
+    INFO(scheme);
+    CHECK(integral == Approx(h(2)).epsilon(0).margin(1e-15));
+    CHECK(integral == Approx(std::sin(2.0)).margin(1e-5));
+  }
+}

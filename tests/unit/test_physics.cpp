@@ -141,3 +141,43 @@ TEST_CASE("sponge: zero below its start, full strength at the top, smooth in bet
   CHECK(s.coefficient(900.0) == Approx(0.1 * 0.5));  // sin^2(pi/4)
   CHECK(s.coefficient(850.0) < s.coefficient(950.0));
 }
+
+TEST_CASE("walls: gradient wall values and wall viscous fluxes by kind", "[physics]") {
+  const Prim w = primitive(sample(1.1, 3, -2, 1, 290, 0), 0);
+  const Vec<ngrad> g = gradient_variables(w);
+  Walls walls;
+  walls.kind[0] = free_slip;
+  walls.kind[3] = no_slip_adiabatic;
+  walls.kind[4] = no_slip_isothermal;
+  walls.temperature[4] = 310;
+  // free-slip (wall 0, normal x): only the normal velocity goes to zero
+  const Vec<ngrad> slip = wall_gradient_jump(g, w.p, 0, walls);
+  CHECK(g[0] + slip[0] == 0.0);
+  for (int k = 1; k < ngrad; ++k) CHECK(slip[k] == 0.0);
+  // no-slip: all of u goes to zero; adiabatic keeps T and theta, isothermal sets them
+  const Vec<ngrad> adiabatic = wall_gradient_jump(g, w.p, 3, walls);
+  const Vec<ngrad> isothermal = wall_gradient_jump(g, w.p, 4, walls);
+  for (int i = 0; i < 3; ++i) CHECK(g[i] + adiabatic[i] == 0.0);
+  for (int i = 0; i < 3; ++i) CHECK(g[i] + isothermal[i] == 0.0);
+  CHECK(adiabatic[3] == 0.0);
+  CHECK(adiabatic[4] == 0.0);
+  CHECK(g[3] + isothermal[3] == Approx(310.0));
+  CHECK(g[4] + isothermal[4] == Approx(310.0 / exner(w.p)));
+
+  // Wall fluxes: free-slip passes nothing; no-slip takes the interior stress and does no
+  // work; adiabatic passes no heat, isothermal exactly the interior heat flux.
+  const Gradients gr = gradients({{0.3, -1.2, 0.4}, {2.0, -0.1, 0.7}, {-0.5, 0.9, 0.2}});
+  Gradients heat = gr;
+  for (int d = 0; d < 3; ++d) heat.dT[d] = 0.01 * (d + 1), heat.dtheta[d] = 0.02 * (d + 1);
+  for (int wall : {0, 3, 4}) {
+    const int d = wall / 2;
+    const Cons fv = viscous_flux(w, heat, 5.0, 7.0, d);
+    const Cons fw = wall_viscous_flux(fv, w.u, wall, walls);
+    CHECK(fw[i_rho] == 0.0);
+    for (int i = 0; i < 3; ++i) CHECK(fw[i_rhou + i] == (wall == 0 ? 0.0 : fv[i_rhou + i]));
+    const Real heat_flux = w.rho * cp_d * 7.0 * heat.dT[d];
+    CHECK(fw[i_rhoe] == Approx(wall == 4 ? heat_flux : 0.0).margin(1e-12));
+  }
+  CHECK_FALSE(Walls{}.any_no_slip());
+  CHECK(walls.any_no_slip());
+}
