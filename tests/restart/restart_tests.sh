@@ -111,6 +111,19 @@ blowup)
   [ -n "$latest" ] || fail "no checkpoint written"
   run --output out --set time.cfl=0.3 --set time.max_steps=20 --restart latest || fail "restart with a smaller cfl"
   ;;
+wall_heat)
+  # Heat through an isothermal wall is carried across a restart: the energy budget of a
+  # restarted run closes as tightly as the uninterrupted one's, with the same state.
+  heat=(--set physics.viscosity=10 --set boundary.z_low=no_slip_isothermal --set boundary.z_low_temperature=330)
+  run --output full "${heat[@]}" --set time.max_steps=60 --set output.checkpoint_steps=30 || fail "full run"
+  mkdir -p r && cp full/checkpoint_000030.h5 r/
+  run --output r "${heat[@]}" --set time.max_steps=60 --restart latest || fail "restart"
+  $check same-checksum full/summary.json r/summary.json || fail "checksums differ"
+  $check at-least full/summary.json conservation.total_energy_relative_change 1e-9 || fail "no heat entered"
+  for s in full r; do
+    $check bound $s/summary.json conservation.energy_budget_residual 1e-13 || fail "$s: energy budget open"
+  done
+  ;;
 *) fail "unknown test $test" ;;
 esac
 echo "$test: ok"
