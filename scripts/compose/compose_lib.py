@@ -160,17 +160,17 @@ class DryRun(Backend):
 
     name = "none"
 
-    def __init__(self, gpus=64):
-        self.gpus = gpus
+    def __init__(self, host, gpus=64):
+        self.host, self.gpus = host, gpus
 
     def inventory(self):
-        blocks = [{"ref": "dry-run/compute", "id": "compute", "type": "Compute", "state": "Unused",
+        blocks = [{"ref": f"dry-run/{self.host}", "id": self.host, "type": "Compute", "state": "Unused",
                    "reserved": False, "zones": ["dry-run"], "systems": []}]
         return blocks + [{"ref": f"dry-run/gpu{i}", "id": f"gpu{i}", "type": "Processor", "state": "Unused",
                           "reserved": False, "zones": ["dry-run"], "systems": []} for i in range(self.gpus)]
 
     def host_system(self, host):
-        return f"dry-run/systems/{host}"
+        return None  # a dry run composes a new system
 
     def _say(self, what):
         log("dry run: would " + what)
@@ -249,15 +249,15 @@ class Redfish(Backend):
             if now >= give_up:
                 raise FabricError(f"{method} {path}: still failing after {attempt} attempts over "
                                   f"{self.deadline:g} s ({reason})")
-            delay = wait
+            delay = wait  # exponential backoff, unless the service says when to retry
             if retry_after is not None:
                 with contextlib.suppress(ValueError):
-                    delay = max(delay, float(retry_after))
-            delay = min(delay, 5.0, give_up - now)
+                    delay = min(max(float(retry_after), 0.0), 30.0)
+            delay = min(delay, give_up - now)
             if attempt == 1 or attempt % 10 == 0:
                 log(f"{method} {path}: {reason}; retrying (attempt {attempt})")
             time.sleep(max(delay, 0))
-            wait = min(wait * 2, 5.0)
+            wait = min(wait * 2, 2.0)
 
     def get(self, path):
         return self.call("GET", path)[1]
@@ -335,9 +335,9 @@ def redfish_message(raw):
         return raw[:200].decode(errors="replace")
 
 
-def make_backend(settings):
+def make_backend(settings, host):
     if settings["backend"] == "none":
-        return DryRun()
+        return DryRun(host)
     return Redfish(settings["endpoint"], settings["credentials"], settings["deadline"])
 
 
@@ -666,9 +666,9 @@ def main(argv, doc):
     args = parser(doc).parse_args(argv)
     try:
         settings = resolve_settings(args)
-        backend = make_backend(settings)
-        store = Store(settings["state_dir"], settings["deadline"])
         host = getattr(args, "host", None) or settings["host"]
+        backend = make_backend(settings, host)
+        store = Store(settings["state_dir"], settings["deadline"])
         if args.command == "compose":
             compose(backend, store, args.job, args.gpus, host, args.zone, args.mode)
         elif args.command == "free":

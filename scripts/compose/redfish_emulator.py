@@ -26,6 +26,7 @@ Test controls (not Redfish) under /emulator:
                                                     (500) once m blocks are attached,
                                                     leaving them attached (partial failure)
                          {"delay": s}               every fabric call takes s seconds more
+                         {"retry_after": s}         busy replies carry Retry-After: s
   POST /emulator/reset   everything Unused, unreserved, faults cleared
 
 With --user and --password-file every Redfish request needs HTTP basic auth (401
@@ -276,7 +277,9 @@ class Handler(BaseHTTPRequestHandler):
         if delay:
             time.sleep(delay)
         if busy:
-            return self.reply(503, {"error": {"message": f"service busy (injected, call {call})"}}, {"Retry-After": "0"})
+            retry = faults.get("retry_after")
+            return self.reply(503, {"error": {"message": f"service busy (injected, call {call})"}},
+                              {} if retry is None else {"Retry-After": str(retry)})
         with fabric.lock:
             status, doc, headers = handle(fabric, method, self.path.split("?")[0], body)
         self.reply(status, doc, headers)
