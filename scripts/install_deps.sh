@@ -1,5 +1,7 @@
 #!/usr/bin/env bash
-# Install the Debian 12 packages Squall builds against (DESIGN.md §7).
+# Install the Debian 12 packages Squall builds against (DESIGN.md §7); with --tests also
+# those only the tests use (a local Slurm for the compose hooks: slurmctld, slurmd,
+# slurm-client, munge; their services are not enabled, the tests start them by hand).
 # Idempotent: when everything is present it prints nothing and touches nothing.
 set -euo pipefail
 
@@ -11,6 +13,9 @@ packages=(
   catch2 libtomlplusplus-dev libcli11-dev
   python3 python3-netcdf4 python3-xarray python3-matplotlib netcdf-bin
 )
+if [ "${1:-}" = --tests ]; then
+  packages+=(slurmctld slurmd slurm-client munge curl)
+fi
 
 missing=()
 for p in "${packages[@]}"; do

@@ -15,7 +15,7 @@ import time
 import urllib.error
 import urllib.request
 
-EXIT_USAGE, EXIT_REFUSED, EXIT_FABRIC, EXIT_INCOMPLETE = 2, 3, 4, 5
+EXIT_USAGE, EXIT_REFUSED, EXIT_FABRIC, EXIT_INCOMPLETE, EXIT_IMPOSSIBLE = 2, 3, 4, 5, 6
 
 
 class UsageError(Exception):
@@ -23,7 +23,11 @@ class UsageError(Exception):
 
 
 class Refused(Exception):
-    """The request cannot be met; nothing was changed (exit 3)."""
+    """The request cannot be met now; nothing was changed (exit 3)."""
+
+
+class Impossible(Refused):
+    """The request can never be met (more GPUs than the fabric has); nothing changed (exit 6)."""
 
 
 class FabricError(Exception):
@@ -446,8 +450,8 @@ def compose(backend, store, job, gpus, host, zone=None, mode="auto"):
         usable = [b for b in blocks
                   if b["type"] == "Processor" and b["state"] == "Unused" and not b["reserved"] and in_zone(b)]
         if len(usable) < gpus:
-            total = sum(b["type"] == "Processor" for b in blocks)
-            raise Refused(f"{gpus} GPUs requested for host {host}, but only {len(usable)} of {total} GPU blocks "
+            total = sum(b["type"] == "Processor" and in_zone(b) for b in blocks)
+            raise (Impossible if total < gpus else Refused)(f"{gpus} GPUs requested for host {host}, but only {len(usable)} of {total} GPU blocks "
                           f"are free{' in zone ' + zone if zone else ''}; nothing was composed")
         chosen = [b["ref"] for b in usable[:gpus]]
         state = {"job": job, "backend": backend.name, "host": host, "mode": "expand" if host_system else "new",
@@ -540,8 +544,9 @@ def release(backend, state):
         raise Incomplete("; ".join(problems))
 
 
-def free(backend, store, job):
-    """Frees job `job` (and `job@node` parts). Returns the number of compositions freed."""
+def free(backend, store, job, only_recorded=False):
+    """Frees job `job` (and `job@node` parts). Without a state file, also deletes systems
+    still named after the job, unless `only_recorded`. Returns the number freed."""
     check_job_id(job)
     freed = 0
     with store.lock():
@@ -556,13 +561,13 @@ def free(backend, store, job):
             store.delete(name)
             log(f"job {name}: freed {len(state['gpus'])} GPU(s) of {state['host']}")
             freed += 1
-        if not jobs and backend.name == "redfish":
+        if not jobs and backend.name == "redfish" and not only_recorded:
             # No state (lost, or never written): a system still named after the job is ours.
             for system in backend.systems_named(system_name(job)):
                 backend.delete_system(system)
                 log(f"job {job}: deleted {system} (found by name, no state file)")
                 freed += 1
-    if freed == 0:
+    if freed == 0 and not only_recorded:
         log(f"job {job}: nothing composed")
     return freed
 
@@ -653,6 +658,8 @@ def parser(doc):
         s.add_argument("--zone")
     for s in (c, f):
         s.add_argument("--job", required=True)
+    f.add_argument("--only-recorded", action="store_true",
+                   help="free only what a state file records (no search of the fabric by name)")
     c.add_argument("--mode", choices=["auto", "new", "expand"], default="auto",
                    help="new system, or add to the host's expandable system (auto: expand when possible)")
     r.add_argument("--job", help="job id (default: run-PID)")
@@ -672,7 +679,7 @@ def main(argv, doc):
         if args.command == "compose":
             compose(backend, store, args.job, args.gpus, host, args.zone, args.mode)
         elif args.command == "free":
-            free(backend, store, args.job)
+            free(backend, store, args.job, args.only_recorded)
         elif args.command == "status":
             report = status(backend, store, args.job)
             if args.json:
@@ -691,7 +698,7 @@ def main(argv, doc):
         return EXIT_USAGE
     except Refused as e:
         log(f"refused: {e}")
-        return EXIT_REFUSED
+        return EXIT_IMPOSSIBLE if isinstance(e, Impossible) else EXIT_REFUSED
     except Incomplete as e:
         log(f"error: {e}")
         return EXIT_INCOMPLETE
