@@ -8,6 +8,8 @@
 #   scancel   scancel of a running job frees its GPUs
 #   storm     a storm of 503 replies during the prolog is ridden out
 #   crash     a launcher inside a job killed with SIGKILL is cleaned up by the epilog
+#   template  scripts/slurm/squall_composed.sbatch runs squall on the hook's GPUs
+#   launcher  scripts/slurm/squall_launcher.sbatch composes, runs squall and frees
 # After each, every block must be Unused and unreserved. Every process started here is
 # stopped by PID on exit. Needs root and Debian's slurmctld, slurmd, slurm-client and
 # munge; exits 77 (skipped) without them.
@@ -152,6 +154,25 @@ EOF
   id=$(submit "$dir/job.sh")
   wait_state "$id" COMPLETED FAILED CANCELLED
   grep -q "@launcher: composed" "$dir/after_kill.txt" || fail "the killed launcher's GPUs were not left composed: $(cat "$dir/after_kill.txt")"
+  all_free
+  ;;
+template|launcher)
+  # The batch templates of scripts/slurm: the hook composes (template), or the job
+  # composes its own GPUs with squall-compose run (launcher); a tiny squall run either way.
+  file=squall_composed.sbatch
+  [ "$test" = launcher ] && file=squall_launcher.sbatch
+  id=$(SQUALL="$squall" SQUALL_COMPOSE="$compose" SQUALL_LAUNCH="$mpiexec -n 2" SQUALL_GPUS=2 \
+       submit --chdir "$dir" "$root/scripts/slurm/$file" "$root/cases/rising_bubble.toml" --quiet \
+       --set "mesh.elements=[4,1,4]" --set dg.order=2 --set time.max_steps=5 --set output.interval=0)
+  wait_state "$id" COMPLETED FAILED CANCELLED
+  [ "$(job_state "$id")" = COMPLETED ] || fail "job $id ended $(job_state "$id")"
+  [ -f "$dir/output/$id/summary.json" ] || fail "no summary.json from the run"
+  if [ "$test" = template ]; then
+    grep -q "^job $id@$node: composed" "$dir/job$id.out" || fail "the job did not report its composition"
+  else
+    grep -q "job $id@launcher: composed 2 GPU" "$dir/job$id.out" || fail "the launcher did not compose"
+    grep -q "job $id@launcher: freed 2 GPU" "$dir/job$id.out" || fail "the launcher did not free"
+  fi
   all_free
   ;;
 *) fail "unknown test" ;;
