@@ -137,6 +137,7 @@ std::vector<NumericAttribute> numeric_attributes(CheckpointMeta& m) {
   list.push_back(attribute("initial_mass", real, &m.initial_mass));
   list.push_back(attribute("initial_energy", real, &m.initial_energy));
   list.push_back(attribute("boundary_energy", real, &m.boundary_energy));
+  list.push_back(attribute("max_diffusivity", real, &m.max_diffusivity));
   return list;
 }
 

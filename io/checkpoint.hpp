@@ -27,6 +27,7 @@ struct CheckpointMeta {
   std::array<int, 3> periodic{};
   double initial_mass = 0, initial_energy = 0;  ///< integrals at t = 0, for the ledger
   double boundary_energy = 0;                   ///< energy in through the walls since t = 0
+  double max_diffusivity = 0;                   ///< largest nu + nu_t of the last stage
 };
 
 /// This rank's block of the global element grid.

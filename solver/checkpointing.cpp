@@ -35,6 +35,7 @@ std::string save_checkpoint(const std::string& dir, MPI_Comm comm, const Config&
   m.initial_mass = state.initial_mass;
   m.initial_energy = state.initial_energy;
   m.boundary_energy = state.boundary_energy;
+  m.max_diffusivity = state.max_diffusivity;
   m.case_name = case_name;
   m.version = version;
   m.config_text = config.text;
@@ -78,6 +79,7 @@ RunState load_checkpoint(const std::string& path, MPI_Comm comm, const Config& c
   s.initial_mass = m.initial_mass;
   s.initial_energy = m.initial_energy;
   s.boundary_energy = m.boundary_energy;
+  s.max_diffusivity = m.max_diffusivity;
   return s;
 }
 

@@ -19,6 +19,7 @@ struct RunState {
   double dt = 0;
   double initial_mass = 0, initial_energy = 0;
   double boundary_energy = 0;  ///< energy that entered through the walls since t = 0 [J]
+  double max_diffusivity = 0;  ///< largest nu + nu_t of the last stage, for the next dt
 };
 
 /// Writes host.q as checkpoint_<step>.h5 in `dir` and keeps the newest

@@ -78,6 +78,14 @@ class DgOperator {
   /// time integrator integrates it with the state's weights, for the energy budget.
   const double& boundary_energy_rate() const { return boundary_energy_rate_; }
 
+  /// Largest total diffusivity max(nu + nu_t, kappa + kappa_t) [m^2 s^-1] over this
+  /// rank's nodes in the last call (subgrid models included), for the explicit
+  /// diffusion limit of the time step; before the first call, and without viscous
+  /// terms, the molecular one. Not reduced over ranks.
+  Real max_diffusivity() const { return max_diffusivity_; }
+  /// Whether operator() has run since construction.
+  bool evaluated() const { return evaluated_; }
+
   // The phases of operator(), in order. Public because CUDA does not allow device
   // lambdas in private member functions.
   void start_halo_exchange(const StateView& q);
@@ -113,6 +121,8 @@ class DgOperator {
   physics::Walls walls_;
   bool isothermal_walls_ = false;
   double boundary_energy_rate_ = 0;
+  Real max_diffusivity_ = 0;
+  bool evaluated_ = false;
   MPI_Comm comm_;
   CoordView x_;
   AuxView aux_;

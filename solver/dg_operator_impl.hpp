@@ -31,6 +31,7 @@ DgOperator<N>::DgOperator(const mesh::LocalMesh& mesh, const Basis<N>& basis,
       timers_(timers) {
   for (int d = 0; d < 3; ++d) two_over_h_[d] = 2 / geometry.h[d];
   for (int w = 0; w < 6; ++w) isothermal_walls_ |= walls_.kind[w] == physics::no_slip_isothermal;
+  max_diffusivity_ = viscous_ ? std::max(viscosity_, diffusivity_) : 0;
 
   const int ni = static_cast<int>(mesh.interior_faces().size());
   const int nb = static_cast<int>(mesh.boundary_faces().size());
@@ -96,6 +97,7 @@ void DgOperator<N>::operator()(Real /*t*/, const FlatView& q_flat, const FlatVie
   surface_lift(dq);
   // 8. Sources.
   sources(q, dq);
+  evaluated_ = true;
 }
 
 template <int N>

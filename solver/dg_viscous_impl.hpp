@@ -103,7 +103,9 @@ void DgOperator<N>::lift_and_viscous_flux(const StateView& q, const ClosureModel
   const Real nu = viscosity_, kappa = diffusivity_;
   const bool theta_diffusion = theta_diffusion_;
   const auto FV = vflux_;
-  parallel_for("dg::gradient_lift_viscous_flux", elements_, L::nodes, KOKKOS_LAMBDA(const int e, const int n) {
+  // Writes F_v at every node and returns the largest total diffusivity on the way.
+  max_diffusivity_ = parallel_max("dg::gradient_lift_viscous_flux", elements_, L::nodes,
+                                  KOKKOS_LAMBDA(const int e, const int n) {
     const Real lift[3] = {l0, l1, l2};
     physics::Gradients gr;
     for (int d = 0; d < 3; ++d) {
@@ -126,6 +128,7 @@ void DgOperator<N>::lift_and_viscous_flux(const StateView& q, const ClosureModel
       const physics::Cons f = physics::viscous_flux(w, gr, nu_total, kappa_total, d, theta_diffusion);
       for (int v = 0; v < physics::nvar; ++v) FV(e, d * physics::nvar + v, n) = f[v];
     }
+    return math::max(nu_total, kappa_total);
   });
 }
 

@@ -1,5 +1,6 @@
 #pragma once
 // Definition of run_dg<N>; included only by the solver/simulation_order*.cpp files.
+#include <array>
 #include <climits>
 #include <cmath>
 #include <cstdio>
@@ -60,19 +61,20 @@ std::string check_physical(const dg::StateView& q, const dg::AuxView& aux, const
 }
 
 /// Largest |u_d| + c over all nodes, directions and ranks (a maximum is exact, hence
-/// reproducible).
+/// reproducible), and the largest over ranks of `other` (one allreduce for both).
 template <int N>
-Real max_wave_speed(const dg::StateView& q, const dg::AuxView& aux, MPI_Comm comm) {
+std::array<Real, 2> max_wave_speed_and(const dg::StateView& q, const dg::AuxView& aux, Real other, MPI_Comm comm) {
   using L = dg::Layout<N>;
-  const Real local = parallel_max("solver::max_wave_speed", static_cast<int>(q.extent(0)), L::nodes,
+  const Real wave = parallel_max("solver::max_wave_speed", static_cast<int>(q.extent(0)), L::nodes,
                                   KOKKOS_LAMBDA(const int e, const int n) {
                                     const physics::Prim w = physics::primitive(dg::load(q, e, n), aux(e, 2, n));
                                     Real m = 0;
                                     for (int d = 0; d < 3; ++d) m = math::max(m, physics::max_wave_speed(w, d));
                                     return m;
                                   });
-  Real global = 0;
-  MPI_Allreduce(&local, &global, 1, MPI_DOUBLE, MPI_MAX, comm);
+  const Real local[2] = {wave, other};
+  std::array<Real, 2> global{};
+  MPI_Allreduce(local, global.data(), 2, MPI_DOUBLE, MPI_MAX, comm);
   return global;
 }
 
@@ -152,9 +154,8 @@ void run_dg(const RunContext& ctx) {
   }
 
   const Real min_spacing = geometry.min_node_spacing;
-  const double diffusivity_limit =
-      2 * std::max(config.physics.viscosity, config.physics.viscosity / config.physics.prandtl);
-  const auto max_wave_speed = [&]() { return detail::max_wave_speed<N>(q, aux, comm); };
+  if (!restarted) run.max_diffusivity = rhs.max_diffusivity();
+  const auto max_wave_speed = [&]() { return detail::max_wave_speed_and<N>(q, aux, 0, comm)[0]; };
   double loop_start = MPI_Wtime();
   double last_output_time = -1;
 
@@ -253,9 +254,18 @@ void run_dg(const RunContext& ctx) {
       loop_start = MPI_Wtime();
     }
     const double next_output = next_output_time();
-    run.dt = config.time.dt > 0 ? config.time.dt : config.time.cfl * min_spacing / max_wave_speed();
-    if (config.time.dt == 0 && diffusivity_limit > 0)  // explicit diffusion: dt <= dx^2 / (2 nu)
-      run.dt = std::min(run.dt, config.time.cfl * min_spacing * min_spacing / diffusivity_limit);
+    if (config.time.dt > 0) {
+      run.dt = config.time.dt;
+    } else {
+      // Acoustic limit, and the explicit diffusion limit dt <= cfl dx^2 / (2 nu_max) with
+      // nu_max the largest nu + nu_t (or kappa + kappa_t) of the last stage evaluated
+      // (kept in checkpoints, so a restart takes the same steps).
+      const auto maxima = detail::max_wave_speed_and<N>(q, aux, rhs.max_diffusivity(), comm);
+      if (rhs.evaluated()) run.max_diffusivity = maxima[1];
+      run.dt = config.time.cfl * min_spacing / maxima[0];
+      if (run.max_diffusivity > 0)
+        run.dt = std::min(run.dt, config.time.cfl * min_spacing * min_spacing / (2 * run.max_diffusivity));
+    }
     bool at_output = false;
     if (run.t + run.dt >= next_output * (1 - 1e-14)) {  // land on the output time exactly
       run.dt = next_output - run.t;

@@ -200,3 +200,35 @@ TEST_CASE("the split form agrees with the standard form to truncation error", "[
   CHECK(difference > 0);
   CHECK(difference < 1e-2 * max_abs(standard));
 }
+
+TEST_CASE("the operator reports the largest total diffusivity, subgrid viscosity included", "[operator]") {
+  const auto max_diffusivity = [](const auto& fill, Closure closure) {
+    Setup<3> s({true, true, fill.periodic});
+    fill(s);
+    OperatorOptions options;
+    options.viscosity = 2.0;
+    options.prandtl = 0.5;  // kappa = 4
+    options.closure = closure;
+    options.smagorinsky_cs = 0.5;
+    DgOperator<3> op(s.mesh, s.basis, s.geometry, s.aux, options, MPI_COMM_WORLD, s.timers);
+    CHECK_FALSE(op.evaluated());
+    CHECK(op.max_diffusivity() == 4.0);  // before any call: the molecular one
+    op(0.0, s.q, s.dq);
+    CHECK(op.evaluated());
+    return op.max_diffusivity();
+  };
+  struct {
+    bool periodic = true;  // uniform flow through walls would be sheared there
+    void operator()(Setup<3>& s) const {
+      fill_pointwise("test::uniform", s.geometry.x, s.state(), s.aux, 0.0, UniformFlow{});
+    }
+  } uniform;
+  struct {
+    bool periodic = false;
+    void operator()(Setup<3>& s) const { fill_pointwise("test::wavy", s.geometry.x, s.state(), s.aux, 0.0, Wavy{}); }
+  } wavy;
+  CHECK(max_diffusivity(wavy, Closure::constant) == 4.0);
+  CHECK(max_diffusivity(uniform, Closure::smagorinsky) == Approx(4.0).epsilon(1e-9));  // no strain, no nu_t
+  CHECK(max_diffusivity(wavy, Closure::smagorinsky) > 4.0);      // kappa + nu_t / Pr_t
+  CHECK(max_diffusivity(wavy, Closure::vreman) > 4.0);
+}
