@@ -7,6 +7,10 @@
   check_summary.py reference SUMMARY REF     every "KEY VALUE" line of REF matches
                                              within a relative 1e-9 (absolute 1e-15
                                              times the largest value of the file)
+  check_summary.py kernels SUMMARY REF       the state_checksum of REF matches (bit for
+                                             bit), or else every other line matches
+                                             within a relative 1e-12 (kernels whose
+                                             arithmetic order changed)
 """
 import json
 import sys
@@ -41,15 +45,25 @@ def main(argv):
         for path, checksum in sums:
             print(f"{path}: {checksum} ({load(path)['ranks']} ranks)")
         return 0 if len({c for _, c in sums}) == 1 and len(sums) > 1 else 1
-    if mode == "reference":
+    if mode in ("reference", "kernels"):
         summary = load(argv[2])
         with open(argv[3]) as f:
             rows = [line.split() for line in f if line.strip() and not line.startswith("#")]
+        relative = 1e-9
+        if mode == "kernels":
+            expected = dict(rows).get("state_checksum")
+            rows = [r for r in rows if r[0] != "state_checksum"]
+            if summary["state_checksum"] == expected:
+                print(f"ok   state_checksum {expected}: bit for bit the reference state")
+                return 0
+            print(f"state_checksum {summary['state_checksum']} != {expected}: the bits changed; "
+                  f"comparing state norms within a relative 1e-12")
+            relative = 1e-12
         scale = max(abs(float(v)) for _, v in rows)
         failed = 0
         for key, expected in rows:
             value, expected = float(lookup(summary, key)), float(expected)
-            ok = abs(value - expected) <= 1e-9 * abs(expected) + 1e-15 * scale
+            ok = abs(value - expected) <= relative * abs(expected) + 1e-15 * scale
             print(f"{'ok  ' if ok else 'FAIL'} {key}: {value!r} (reference {expected!r})")
             failed += not ok
         return 1 if failed else 0
