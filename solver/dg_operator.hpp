@@ -135,7 +135,6 @@ class DgOperator {
   std::unique_ptr<mesh::HaloExchange> halo_;
   // Viscous work arrays.
   DeviceView<Real***> gvars_;          ///< u, v, w, T per node: (element, var, node)
-  DeviceView<Real***> grad_;           ///< their gradients: (element, d * ngrad + var, node)
   DeviceView<Real****> grad_surface_;  ///< g* - g per element face: (element, face, var, face node)
   DeviceView<Real***> vflux_;          ///< F_v,d per node: (element, d * nvar + v, node)
   std::unique_ptr<mesh::HaloExchange> viscous_halo_;  ///< F_v traces on MPI faces

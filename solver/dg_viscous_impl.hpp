@@ -16,7 +16,6 @@ template <int N>
 void DgOperator<N>::gradients_local(const StateView& q) {
   ScopedTimer timer(timers_, "gradients");
   const auto g = gvars_;
-  const auto G = grad_;
   const auto SG = grad_surface_;
   const auto aux = aux_;
   const auto faces = interior_;
@@ -25,14 +24,8 @@ void DgOperator<N>::gradients_local(const StateView& q) {
         physics::gradient_variables(physics::primitive(load(q, e, n), aux(e, 2, n)));
     for (int k = 0; k < physics::ngrad; ++k) g(e, k, n) = v[k];
   });
-  const Basis<N> b = basis_;
-  const Real s0 = two_over_h_[0], s1 = two_over_h_[1], s2 = two_over_h_[2];
-  parallel_for("dg::gradient_volume", elements_, L::nodes, KOKKOS_LAMBDA(const int e, const int n) {
-    const Real scale[3] = {s0, s1, s2};
-    for (int d = 0; d < 3; ++d)
-      for (int k = 0; k < physics::ngrad; ++k)
-        G(e, d * physics::ngrad + k, n) = scale[d] * derivative_along(b, g, e, k, n, d);
-  });
+  // The volume part D g of the gradients is formed where it is used, in
+  // lift_and_viscous_flux: no gradient array is stored.
   parallel_for("dg::gradient_interior_faces", static_cast<int>(faces.extent(0)), L::face_nodes,
                KOKKOS_LAMBDA(const int f, const int m) {
                  const int em = faces(f, 0), ep = faces(f, 1), d = faces(f, 2);
@@ -49,7 +42,6 @@ template <int N>
 void DgOperator<N>::gradients_remote(const StateView& q) {
   ScopedTimer timer(timers_, "gradients");
   const auto g = gvars_;
-  const auto G = grad_;
   const auto SG = grad_surface_;
   const auto aux = aux_;
   const auto mpi = mpi_;
@@ -95,9 +87,11 @@ void DgOperator<N>::gradients_remote(const StateView& q) {
 template <int N>
 template <class ClosureModel>
 void DgOperator<N>::lift_and_viscous_flux(const StateView& q, const ClosureModel& closure) {
-  const auto G = grad_;
+  const auto g = gvars_;
   const auto SG = grad_surface_;
   const auto aux = aux_;
+  const Basis<N> b = basis_;
+  const Real s0 = two_over_h_[0], s1 = two_over_h_[1], s2 = two_over_h_[2];
   const Real l0 = two_over_h_[0] / basis_.w[0], l1 = two_over_h_[1] / basis_.w[0],
              l2 = two_over_h_[2] / basis_.w[0];
   const Real nu = viscosity_, kappa = diffusivity_;
@@ -107,6 +101,7 @@ void DgOperator<N>::lift_and_viscous_flux(const StateView& q, const ClosureModel
   max_diffusivity_ = parallel_max("dg::gradient_lift_viscous_flux", elements_, L::nodes,
                                   KOKKOS_LAMBDA(const int e, const int n) {
     const Real lift[3] = {l0, l1, l2};
+    const Real scale[3] = {s0, s1, s2};
     physics::Gradients gr;
     for (int d = 0; d < 3; ++d) {
       const int i = L::index(n, d);
@@ -117,9 +112,11 @@ void DgOperator<N>::lift_and_viscous_flux(const StateView& q, const ClosureModel
         const int m = L::face_node_of(n, d);
         for (int k = 0; k < physics::ngrad; ++k) extra[k] = sign * lift[d] * SG(e, lf, k, m);
       }
-      for (int k = 0; k < 3; ++k) gr.du[k][d] = G(e, d * physics::ngrad + k, n) + extra[k];
-      gr.dT[d] = G(e, d * physics::ngrad + 3, n) + extra[3];
-      gr.dtheta[d] = G(e, d * physics::ngrad + 4, n) + extra[4];
+      Real volume[physics::ngrad];  // (2/h_d) D g along d
+      for (int k = 0; k < physics::ngrad; ++k) volume[k] = scale[d] * derivative_along(b, g, e, k, n, d);
+      for (int k = 0; k < 3; ++k) gr.du[k][d] = volume[k] + extra[k];
+      gr.dT[d] = volume[3] + extra[3];
+      gr.dtheta[d] = volume[4] + extra[4];
     }
     const physics::Prim w = physics::primitive(load(q, e, n), aux(e, 2, n));
     const Real nu_t = closure.nu_t(w, gr);
