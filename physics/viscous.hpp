@@ -21,9 +21,11 @@ struct Gradients {
 };
 
 /// Number of variables whose gradients are lifted (u, v, w, T, theta) and their values.
+/// Without `with_theta` (nothing uses grad theta: heat diffuses down grad T and no
+/// closure needs the stratification) theta is left 0, which spares a pow per node.
 inline constexpr int ngrad = 5;
-KOKKOS_INLINE_FUNCTION Vec<ngrad> gradient_variables(const Prim& w) {
-  return {{w.u[0], w.u[1], w.u[2], w.T, w.T / exner(w.p)}};
+KOKKOS_INLINE_FUNCTION Vec<ngrad> gradient_variables(const Prim& w, bool with_theta = true) {
+  return {{w.u[0], w.u[1], w.u[2], w.T, with_theta ? w.T / exner(w.p) : Real(0)}};
 }
 
 /// Viscous stress tau_ij = rho nu (du_i/dx_j + du_j/dx_i - 2/3 delta_ij div u).

@@ -117,6 +117,7 @@ class DgOperator {
   Real delta_volume_;  ///< element volume, for the filter width
   bool sponge_;
   bool theta_diffusion_;
+  bool theta_gradient_;  ///< grad theta is used (theta diffusion, or Smagorinsky's Ri)
   physics::Sponge sponge_layer_;
   physics::Walls walls_;
   bool isothermal_walls_ = false;

@@ -32,6 +32,7 @@ DgOperator<N>::DgOperator(const mesh::LocalMesh& mesh, const Basis<N>& basis,
   for (int d = 0; d < 3; ++d) two_over_h_[d] = 2 / geometry.h[d];
   for (int w = 0; w < 6; ++w) isothermal_walls_ |= walls_.kind[w] == physics::no_slip_isothermal;
   max_diffusivity_ = viscous_ ? std::max(viscosity_, diffusivity_) : 0;
+  theta_gradient_ = theta_diffusion_ || (closure_ == Closure::smagorinsky && gravity_ != 0);
 
   const int ni = static_cast<int>(mesh.interior_faces().size());
   const int nb = static_cast<int>(mesh.boundary_faces().size());

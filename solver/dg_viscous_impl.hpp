@@ -19,9 +19,10 @@ void DgOperator<N>::gradients_local(const StateView& q) {
   const auto SG = grad_surface_;
   const auto aux = aux_;
   const auto faces = interior_;
+  const bool theta = theta_gradient_;
   parallel_for("dg::gradient_variables", elements_, L::nodes, KOKKOS_LAMBDA(const int e, const int n) {
     const physics::Vec<physics::ngrad> v =
-        physics::gradient_variables(physics::primitive(load(q, e, n), aux(e, 2, n)));
+        physics::gradient_variables(physics::primitive(load(q, e, n), aux(e, 2, n)), theta);
     for (int k = 0; k < physics::ngrad; ++k) g(e, k, n) = v[k];
   });
   // The volume part D g of the gradients is formed where it is used, in
@@ -47,6 +48,7 @@ void DgOperator<N>::gradients_remote(const StateView& q) {
   const auto mpi = mpi_;
   const auto walls = boundary_;
   const physics::Walls kinds = walls_;
+  const bool theta = theta_gradient_;
   const auto recv = halo_->recv_buffer();
   parallel_for("dg::gradient_mpi_faces", static_cast<int>(mpi.extent(0)), L::face_nodes,
                KOKKOS_LAMBDA(const int f, const int m) {
@@ -55,7 +57,7 @@ void DgOperator<N>::gradients_remote(const StateView& q) {
                  physics::Cons outer;
                  for (int v = 0; v < physics::nvar; ++v) outer[v] = recv(f, v * L::face_nodes + m);
                  const physics::Vec<physics::ngrad> go =
-                     physics::gradient_variables(physics::primitive(outer, aux(e, 2, n)));
+                     physics::gradient_variables(physics::primitive(outer, aux(e, 2, n)), theta);
                  for (int k = 0; k < physics::ngrad; ++k) SG(e, lf, k, m) = 0.5 * (go[k] - g(e, k, n));
                });
   parallel_for("dg::gradient_boundary_faces", static_cast<int>(walls.extent(0)), L::face_nodes,
@@ -67,6 +69,7 @@ void DgOperator<N>::gradients_remote(const StateView& q) {
                  const Real p = physics::primitive(load(q, e, n), aux(e, 2, n)).p;
                  const physics::Vec<physics::ngrad> jump = physics::wall_gradient_jump(inner, p, lf, kinds);
                  for (int k = 0; k < physics::ngrad; ++k) SG(e, lf, k, m) = jump[k];
+                 if (!theta) SG(e, lf, 4, m) = 0;
                });
   // Lift the face terms into the gradients, then the viscous flux at every node, with
   // the eddy viscosity of the chosen closure (one kernel instantiation per closure).
@@ -92,6 +95,7 @@ void DgOperator<N>::lift_and_viscous_flux(const StateView& q, const ClosureModel
   const auto aux = aux_;
   const Basis<N> b = basis_;
   const Real s0 = two_over_h_[0], s1 = two_over_h_[1], s2 = two_over_h_[2];
+  const int lifted = theta_gradient_ ? physics::ngrad : physics::ngrad - 1;  // skip theta when unused
   const Real l0 = two_over_h_[0] / basis_.w[0], l1 = two_over_h_[1] / basis_.w[0],
              l2 = two_over_h_[2] / basis_.w[0];
   const Real nu = viscosity_, kappa = diffusivity_;
@@ -112,8 +116,8 @@ void DgOperator<N>::lift_and_viscous_flux(const StateView& q, const ClosureModel
         const int m = L::face_node_of(n, d);
         for (int k = 0; k < physics::ngrad; ++k) extra[k] = sign * lift[d] * SG(e, lf, k, m);
       }
-      Real volume[physics::ngrad];  // (2/h_d) D g along d
-      for (int k = 0; k < physics::ngrad; ++k) volume[k] = scale[d] * derivative_along(b, g, e, k, n, d);
+      Real volume[physics::ngrad] = {0, 0, 0, 0, 0};  // (2/h_d) D g along d
+      for (int k = 0; k < lifted; ++k) volume[k] = scale[d] * derivative_along(b, g, e, k, n, d);
       for (int k = 0; k < 3; ++k) gr.du[k][d] = volume[k] + extra[k];
       gr.dT[d] = volume[3] + extra[3];
       gr.dtheta[d] = volume[4] + extra[4];
