@@ -14,10 +14,21 @@ void parallel_for(const std::string& label, int n, const Body& body) {
 }
 
 /// for (i, j) in [0, n0) x [0, n1): body(i, j); the last index varies fastest.
+/// On host backends each thread takes whole rows i and runs j in an inner loop (unit
+/// stride, vectorisable, no index arithmetic); on devices one flat range, so that
+/// consecutive threads take consecutive j, the contiguous index of Squall's arrays
+/// (coalesced loads).
 template <class Body>
 void parallel_for(const std::string& label, int n0, int n1, const Body& body) {
-  using Policy = Kokkos::MDRangePolicy<ExecSpace, Kokkos::Rank<2>>;
-  Kokkos::parallel_for(label, Policy({0, 0}, {n0, n1}), body);
+  if constexpr (Kokkos::SpaceAccessibility<ExecSpace, Kokkos::HostSpace>::accessible) {
+    Kokkos::parallel_for(label, Kokkos::RangePolicy<ExecSpace>(0, n0), KOKKOS_LAMBDA(const int i) {
+      for (int j = 0; j < n1; ++j) body(i, j);
+    });
+  } else {
+    const long total = static_cast<long>(n0) * n1;
+    Kokkos::parallel_for(label, Kokkos::RangePolicy<ExecSpace, Kokkos::IndexType<long>>(0, total),
+                         KOKKOS_LAMBDA(const long k) { body(static_cast<int>(k / n1), static_cast<int>(k % n1)); });
+  }
 }
 
 /// Minimum of body(i) over i in [0, n). A minimum is exact, so it does not depend on
