@@ -20,7 +20,7 @@ void parallel_for(const std::string& label, int n, const Body& body) {
 /// (coalesced loads).
 template <class Body>
 void parallel_for(const std::string& label, int n0, int n1, const Body& body) {
-  if constexpr (Kokkos::SpaceAccessibility<ExecSpace, Kokkos::HostSpace>::accessible) {
+  if constexpr (host_backend) {
     Kokkos::parallel_for(label, Kokkos::RangePolicy<ExecSpace>(0, n0), KOKKOS_LAMBDA(const int i) {
       for (int j = 0; j < n1; ++j) body(i, j);
     });

@@ -10,6 +10,9 @@ using Real = double;
 using ExecSpace = Kokkos::DefaultExecutionSpace;
 using MemSpace = ExecSpace::memory_space;
 using HostExecSpace = Kokkos::DefaultHostExecutionSpace;
+/// Whether kernels run on the host (Serial, OpenMP, Threads): some kernels pick a
+/// loop order for CPU caches there and one for coalesced device loads elsewhere.
+inline constexpr bool host_backend = Kokkos::SpaceAccessibility<ExecSpace, Kokkos::HostSpace>::accessible;
 
 /// Views in the default (device) memory space. Index order is fixed by these aliases:
 /// LayoutRight, so the last index is contiguous.
