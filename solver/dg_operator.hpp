@@ -130,7 +130,7 @@ class DgOperator {
   DeviceView<int* [3]> interior_;  ///< (element_minus, element_plus, direction)
   DeviceView<int* [2]> boundary_;  ///< (element, local face)
   DeviceView<int* [3]> mpi_;       ///< (element, local face, 1 if this side is minus)
-  DeviceView<Real***> flux_;       ///< F_d(q) at every node: (element, d * nvar + v, node)
+  DeviceView<Real***> flux_;       ///< standard form: F_d(q) at every node (element, d * nvar + v, node)
   DeviceView<Real***> points_;     ///< split form: rho, u, v, w, p, e, p_ref per node
   DeviceView<Real****> surface_;   ///< F* - F(q) per element face: (element, face, v, face node)
   std::unique_ptr<mesh::HaloExchange> halo_;

@@ -6,6 +6,14 @@
 
 namespace squall::dg {
 
+/// F_d(q) of node n of element e, with the node's own reference state: the flux a face
+/// kernel subtracts from F* on its side (the same arithmetic as the volume flux).
+KOKKOS_INLINE_FUNCTION physics::Cons own_flux(const StateView& q, const AuxView& aux, int e, int n, int d) {
+  const physics::Cons s = load(q, e, n);
+  const physics::Aux a = load_aux(aux, e, n);
+  return physics::flux(s, physics::primitive(s, a.phi), a.p_ref, d);
+}
+
 template <int N>
 DgOperator<N>::DgOperator(const mesh::LocalMesh& mesh, const Basis<N>& basis,
                           const Geometry& geometry, AuxView aux, const OperatorOptions& options,
@@ -57,7 +65,9 @@ DgOperator<N>::DgOperator(const mesh::LocalMesh& mesh, const Basis<N>& basis,
   Kokkos::deep_copy(boundary_, bh);
   Kokkos::deep_copy(mpi_, mh);
 
-  flux_ = DeviceView<Real***>("dg::volume_flux", elements_, 3 * physics::nvar, L::nodes);
+  // The standard form needs F_d(q) at every node; the split form only at faces, where the
+  // face kernels form it (own_flux), so it is not stored.
+  if (!split_form_) flux_ = DeviceView<Real***>("dg::volume_flux", elements_, 3 * physics::nvar, L::nodes);
   surface_ = DeviceView<Real****>("dg::surface", elements_, 6, physics::nvar, L::face_nodes);
   if (split_form_) points_ = DeviceView<Real***>("dg::split_points", elements_, 7, L::nodes);
   halo_ = std::make_unique<mesh::HaloExchange>(mesh, physics::nvar * L::face_nodes, comm);
@@ -124,9 +134,11 @@ void DgOperator<N>::volume_integral(const StateView& q, const StateView& dq) {
     const physics::Cons s = load(q, e, n);
     const physics::Aux a = load_aux(aux, e, n);
     const physics::Prim w = physics::primitive(s, a.phi);
-    for (int d = 0; d < 3; ++d) {
-      const physics::Cons f = physics::flux(s, w, a.p_ref, d);
-      for (int v = 0; v < physics::nvar; ++v) F(e, d * physics::nvar + v, n) = f[v];
+    if (F.extent(0) > 0) {
+      for (int d = 0; d < 3; ++d) {
+        const physics::Cons f = physics::flux(s, w, a.p_ref, d);
+        for (int v = 0; v < physics::nvar; ++v) F(e, d * physics::nvar + v, n) = f[v];
+      }
     }
     if (P.extent(0) > 0) {
       const physics::SplitPoint sp = physics::split_point(s, w, a.p_ref);
@@ -181,7 +193,6 @@ template <int N>
 void DgOperator<N>::interior_faces(const StateView& q) {
   ScopedTimer timer(timers_, "interior_faces");
   const auto faces = interior_;
-  const auto F = flux_;
   const auto S = surface_;
   const auto aux = aux_;
   parallel_for("dg::interior_faces", static_cast<int>(faces.extent(0)), L::face_nodes,
@@ -190,9 +201,10 @@ void DgOperator<N>::interior_faces(const StateView& q) {
                  const int nm = L::volume_node_of(m, 2 * d + 1), np = L::volume_node_of(m, 2 * d);
                  const physics::Cons fs =
                      physics::rusanov(load(q, em, nm), load(q, ep, np), load_aux(aux, em, nm), d);
+                 const physics::Cons fm = own_flux(q, aux, em, nm, d), fp = own_flux(q, aux, ep, np, d);
                  for (int v = 0; v < physics::nvar; ++v) {
-                   S(em, 2 * d + 1, v, m) = fs[v] - F(em, d * physics::nvar + v, nm);
-                   S(ep, 2 * d, v, m) = fs[v] - F(ep, d * physics::nvar + v, np);
+                   S(em, 2 * d + 1, v, m) = fs[v] - fm[v];
+                   S(ep, 2 * d, v, m) = fs[v] - fp[v];
                  }
                });
 }
@@ -202,7 +214,6 @@ void DgOperator<N>::mpi_faces(const StateView& q) {
   ScopedTimer timer(timers_, "mpi_faces");
   const auto faces = mpi_;
   const auto recv = halo_->recv_buffer();
-  const auto F = flux_;
   const auto S = surface_;
   const auto aux = aux_;
   parallel_for("dg::mpi_faces", static_cast<int>(faces.extent(0)), L::face_nodes,
@@ -215,8 +226,9 @@ void DgOperator<N>::mpi_faces(const StateView& q) {
                  const physics::Aux a = load_aux(aux, e, n);
                  const physics::Cons fs = faces(f, 2) ? physics::rusanov(inner, outer, a, d)
                                                       : physics::rusanov(outer, inner, a, d);
+                 const physics::Cons own = own_flux(q, aux, e, n, d);
                  for (int v = 0; v < physics::nvar; ++v)
-                   S(e, lf, v, m) = fs[v] - F(e, d * physics::nvar + v, n);
+                   S(e, lf, v, m) = fs[v] - own[v];
                });
 }
 
@@ -224,7 +236,6 @@ template <int N>
 void DgOperator<N>::boundary_faces(const StateView& q) {
   ScopedTimer timer(timers_, "boundary_faces");
   const auto faces = boundary_;
-  const auto F = flux_;
   const auto S = surface_;
   const auto aux = aux_;
   parallel_for("dg::boundary_faces", static_cast<int>(faces.extent(0)), L::face_nodes,
@@ -237,8 +248,9 @@ void DgOperator<N>::boundary_faces(const StateView& q) {
                  // The wall is the plus side of a high face and the minus side of a low one.
                  const physics::Cons fs = (lf % 2) ? physics::rusanov(inner, outer, a, d)
                                                    : physics::rusanov(outer, inner, a, d);
+                 const physics::Cons own = own_flux(q, aux, e, n, d);
                  for (int v = 0; v < physics::nvar; ++v)
-                   S(e, lf, v, m) = fs[v] - F(e, d * physics::nvar + v, n);
+                   S(e, lf, v, m) = fs[v] - own[v];
                });
 }
 
