@@ -97,7 +97,7 @@ class DgOperator {
   void surface_lift(const StateView& dq);
   void sources(const StateView& q, const StateView& dq);
   // Viscous phases (BR1; solver/dg_viscous_impl.hpp), only when viscosity > 0.
-  void gradients_local(const StateView& q);
+  void gradients_local();
   void gradients_remote(const StateView& q);
   void viscous_fluxes(const StateView& q, const StateView& dq);
   void wall_heat_rate(const StateView& q);

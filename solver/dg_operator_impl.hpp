@@ -88,7 +88,7 @@ void DgOperator<N>::operator()(Real /*t*/, const FlatView& q_flat, const FlatVie
   volume_integral(q, dq);
   // 3. Interior faces (overlap the exchange); viscous: gradients from local data.
   interior_faces(q);
-  if (viscous_) gradients_local(q);
+  if (viscous_) gradients_local();
   // 4. Finish the halo exchange.
   {
     ScopedTimer timer(timers_, "halo_wait", false);
@@ -129,11 +129,19 @@ void DgOperator<N>::volume_integral(const StateView& q, const StateView& dq) {
   ScopedTimer timer(timers_, "volume");
   const auto F = flux_;
   const auto P = points_;
+  const auto g = gvars_;
+  const bool theta = theta_gradient_;
   const auto aux = aux_;
+  // Everything the later phases need of each node's primitive state, in one pass:
+  // fluxes (standard form), split-form points, and the variables whose gradients BR1 lifts.
   parallel_for("dg::volume_flux", elements_, L::nodes, KOKKOS_LAMBDA(const int e, const int n) {
     const physics::Cons s = load(q, e, n);
     const physics::Aux a = load_aux(aux, e, n);
     const physics::Prim w = physics::primitive(s, a.phi);
+    if (g.extent(0) > 0) {
+      const physics::Vec<physics::ngrad> v = physics::gradient_variables(w, theta);
+      for (int k = 0; k < physics::ngrad; ++k) g(e, k, n) = v[k];
+    }
     if (F.extent(0) > 0) {
       for (int d = 0; d < 3; ++d) {
         const physics::Cons f = physics::flux(s, w, a.p_ref, d);

@@ -13,18 +13,11 @@
 namespace squall::dg {
 
 template <int N>
-void DgOperator<N>::gradients_local(const StateView& q) {
+void DgOperator<N>::gradients_local() {
   ScopedTimer timer(timers_, "gradients");
-  const auto g = gvars_;
+  const auto g = gvars_;  // filled by volume_integral, with the other pointwise values
   const auto SG = grad_surface_;
-  const auto aux = aux_;
   const auto faces = interior_;
-  const bool theta = theta_gradient_;
-  parallel_for("dg::gradient_variables", elements_, L::nodes, KOKKOS_LAMBDA(const int e, const int n) {
-    const physics::Vec<physics::ngrad> v =
-        physics::gradient_variables(physics::primitive(load(q, e, n), aux(e, 2, n)), theta);
-    for (int k = 0; k < physics::ngrad; ++k) g(e, k, n) = v[k];
-  });
   // The volume part D g of the gradients is formed where it is used, in
   // lift_and_viscous_flux: no gradient array is stored.
   parallel_for("dg::gradient_interior_faces", static_cast<int>(faces.extent(0)), L::face_nodes,
