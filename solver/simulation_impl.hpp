@@ -61,13 +61,17 @@ std::string check_physical(const dg::StateView& q, const dg::AuxView& aux, const
 }
 
 /// Largest |u_d| + c over all nodes, directions and ranks (a maximum is exact, hence
-/// reproducible), and the largest over ranks of `other` (one allreduce for both).
+/// reproducible), and the largest over ranks of `other` (one allreduce for both). The
+/// same pass checks the state: a non-physical node (check_physical's test) makes the
+/// wave speed +infinity, so one pass per step serves both the check and the next dt.
 template <int N>
 std::array<Real, 2> max_wave_speed_and(const dg::StateView& q, const dg::AuxView& aux, Real other, MPI_Comm comm) {
   using L = dg::Layout<N>;
   const Real wave = parallel_max("solver::max_wave_speed", static_cast<int>(q.extent(0)), L::nodes,
                                   KOKKOS_LAMBDA(const int e, const int n) {
-                                    const physics::Prim w = physics::primitive(dg::load(q, e, n), aux(e, 2, n));
+                                    const physics::Cons s = dg::load(q, e, n);
+                                    if (!physics::is_physical(s, aux(e, 2, n))) return Real(INFINITY);
+                                    const physics::Prim w = physics::primitive(s, aux(e, 2, n));
                                     Real m = 0;
                                     for (int d = 0; d < 3; ++d) m = math::max(m, physics::max_wave_speed(w, d));
                                     return m;
@@ -156,6 +160,9 @@ void run_dg(const RunContext& ctx) {
   const Real min_spacing = geometry.min_node_spacing;
   if (!restarted) run.max_diffusivity = rhs.max_diffusivity();
   const auto max_wave_speed = [&]() { return detail::max_wave_speed_and<N>(q, aux, 0, comm)[0]; };
+  // The wave speed of the state at the start of each step (the initial state was checked
+  // above), and the largest diffusivity of the last stage before it.
+  std::array<Real, 2> maxima = detail::max_wave_speed_and<N>(q, aux, rhs.max_diffusivity(), comm);
   double loop_start = MPI_Wtime();
   double last_output_time = -1;
 
@@ -260,7 +267,6 @@ void run_dg(const RunContext& ctx) {
       // Acoustic limit, and the explicit diffusion limit dt <= cfl dx^2 / (2 nu_max) with
       // nu_max the largest nu + nu_t (or kappa + kappa_t) of the last stage evaluated
       // (kept in checkpoints, so a restart takes the same steps).
-      const auto maxima = detail::max_wave_speed_and<N>(q, aux, rhs.max_diffusivity(), comm);
       if (rhs.evaluated()) run.max_diffusivity = maxima[1];
       run.dt = config.time.cfl * min_spacing / maxima[0];
       if (run.max_diffusivity > 0)
@@ -276,8 +282,13 @@ void run_dg(const RunContext& ctx) {
     integrator.step(rhs, run.t, run.dt, q_flat, Companion{&rhs.boundary_energy_rate(), &run.boundary_energy});
     ++run.step;
     run.t = at_output ? next_output : run.t + run.dt;
-    if (const std::string bad = detail::check_physical<N>(q, aux, geometry.x, mesh, run.step, run.t, comm);
-        !bad.empty()) {
+    maxima = detail::max_wave_speed_and<N>(q, aux, rhs.max_diffusivity(), comm);  // also the state check
+    std::string bad;
+    if (!std::isfinite(maxima[0])) {
+      bad = detail::check_physical<N>(q, aux, geometry.x, mesh, run.step, run.t, comm);
+      if (bad.empty()) bad = "the largest wave speed is not finite at step " + std::to_string(run.step);
+    }
+    if (!bad.empty()) {
       Kokkos::deep_copy(q_flat, q_last_good);
       run = before;
       const std::string saved = checkpoint();
