@@ -33,6 +33,11 @@ void write_summary(const std::string& dir, const RunSummary& s) {
   // PID = wall x ranks / (DOF x stages x timed steps); undefined (null) without steps.
   const double work = static_cast<double>(s.dof) * s.rk_stages * static_cast<double>(s.timed_steps);
   j.set("pid_seconds", work > 0 ? Json(s.wall_seconds * s.ranks / work) : Json());
+  Json memory = Json::object();
+  memory.set("peak_rss_bytes", s.peak_rss_bytes);
+  memory.set("peak_rss_bytes_max_rank", s.peak_rss_bytes_max_rank);
+  memory.set("peak_rss_bytes_per_dof", s.dof > 0 ? Json(double(s.peak_rss_bytes) / double(s.dof)) : Json());
+  j.set("memory", memory);
   Json faces = Json::object();
   faces.set("interior", s.face_counts[0]);
   faces.set("boundary", s.face_counts[1]);

@@ -25,6 +25,8 @@ struct RunSummary {
   double final_time = 0;
   double wall_seconds = 0;  ///< time loop only
   std::array<long long, 3> face_counts{};  ///< interior, boundary, MPI (MPI faces counted once)
+  long long peak_rss_bytes = 0;           ///< peak resident memory, summed over ranks
+  long long peak_rss_bytes_max_rank = 0;  ///< the largest of one rank
   std::vector<TimerSummary> timers;
   std::string note;  ///< free text, e.g. what the run did not do
 

@@ -1,5 +1,7 @@
 #include "solver/driver.hpp"
 
+#include <sys/resource.h>
+
 #include <Kokkos_Core.hpp>
 #include <cstdio>
 #include <filesystem>
@@ -106,6 +108,14 @@ void run_simulation(const Config& config, const CaseInfo& case_info, const std::
     default: throw InputError("dg.order must be in 1..8");
   }
   s.timers = timers.summarize(comm);
+  {
+    // Peak resident set of each rank (Linux reports kilobytes), summed and the largest.
+    rusage usage{};
+    getrusage(RUSAGE_SELF, &usage);
+    const long long mine = static_cast<long long>(usage.ru_maxrss) * 1024;
+    MPI_Allreduce(&mine, &s.peak_rss_bytes, 1, MPI_LONG_LONG, MPI_SUM, comm);
+    MPI_Allreduce(&mine, &s.peak_rss_bytes_max_rank, 1, MPI_LONG_LONG, MPI_MAX, comm);
+  }
   if (s.timed_steps > 0)
   {
     char line[256];
