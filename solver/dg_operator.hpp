@@ -99,7 +99,8 @@ class DgOperator {
   // Viscous phases (BR1; solver/dg_viscous_impl.hpp), only when viscosity > 0.
   void gradients_local();
   void gradients_remote(const StateView& q);
-  void viscous_fluxes(const StateView& q, const StateView& dq);
+  void viscous_fluxes_local(const StateView& dq);
+  void viscous_fluxes_remote(const StateView& q);
   void wall_heat_rate(const StateView& q);
   template <class ClosureModel>
   void lift_and_viscous_flux(const StateView& q, const ClosureModel& closure);

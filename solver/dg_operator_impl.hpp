@@ -101,7 +101,12 @@ void DgOperator<N>::operator()(Real /*t*/, const FlatView& q_flat, const FlatVie
   boundary_faces(q);
   if (viscous_) {
     gradients_remote(q);
-    viscous_fluxes(q, dq);
+    viscous_fluxes_local(dq);  // starts the exchange of the viscous flux traces
+    {
+      ScopedTimer timer(timers_, "halo_wait", false);
+      viscous_halo_->finish();
+    }
+    viscous_fluxes_remote(q);
   }
   // 7. Surface lift: face corrections into the end nodes.
   surface_lift(dq);

@@ -127,12 +127,11 @@ void DgOperator<N>::lift_and_viscous_flux(const StateView& q, const ClosureModel
 }
 
 template <int N>
-void DgOperator<N>::viscous_fluxes(const StateView& q, const StateView& dq) {
+void DgOperator<N>::viscous_fluxes_local(const StateView& dq) {
   ScopedTimer timer(timers_, "viscous");
   const auto FV = vflux_;
   const auto S = surface_;
   const auto mpi = mpi_;
-  const auto walls = boundary_;
   const auto interior = interior_;
   // Start the exchange of this rank's viscous flux traces (normal component).
   const auto send = viscous_halo_->send_buffer();
@@ -167,10 +166,16 @@ void DgOperator<N>::viscous_fluxes(const StateView& q, const StateView& dq) {
                    S(ep, 2 * d, v, m) -= central - fp;
                  }
                });
-  {
-    ScopedTimer wait(timers_, "halo_wait", false);
-    viscous_halo_->finish();
-  }
+}
+
+/// The viscous face terms that need the neighbours' traces (after the exchange) or walls.
+template <int N>
+void DgOperator<N>::viscous_fluxes_remote(const StateView& q) {
+  ScopedTimer timer(timers_, "viscous");
+  const auto FV = vflux_;
+  const auto S = surface_;
+  const auto mpi = mpi_;
+  const auto walls = boundary_;
   const auto recv = viscous_halo_->recv_buffer();
   parallel_for("dg::viscous_mpi_faces", static_cast<int>(mpi.extent(0)), L::face_nodes,
                KOKKOS_LAMBDA(const int f, const int m) {
