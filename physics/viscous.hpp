@@ -73,7 +73,10 @@ struct Walls {
 /// lifting at `wall`, from the interior values g and pressure p at the wall node; returns
 /// g* - g. Free-slip: the normal velocity is zero, everything else the interior value
 /// (the mean of the state and its mirror). No-slip: every velocity component is zero.
-/// Isothermal: T* = T_wall and theta* = T_wall / Pi(p).
+/// Isothermal: T* = T_wall and theta* = T_wall / Pi(p). Wall states of this kind for
+/// BR1-type schemes: Mengaldo et al. (2014), "A guide to the implementation of boundary
+/// conditions in compact high-order methods for compressible aerodynamics", AIAA
+/// 2014-2923, sec. III.
 KOKKOS_INLINE_FUNCTION Vec<ngrad> wall_gradient_jump(const Vec<ngrad>& g, Real p, int wall, const Walls& walls) {
   Vec<ngrad> jump{{0, 0, 0, 0, 0}};
   const int kind = walls.kind[wall];
