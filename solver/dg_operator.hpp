@@ -37,6 +37,11 @@ KOKKOS_INLINE_FUNCTION Real derivative_along(const Basis<N>& b, const View& f, i
   return sum;
 }
 
+/// Stored components of the viscous flux: momentum and energy (its density component is
+/// zero), and the index of component v = 1..nvar-1 of F_v,d in the viscous flux array.
+inline constexpr int nvflux = physics::nvar - 1;
+KOKKOS_INLINE_FUNCTION constexpr int vflux_index(int d, int v) { return d * nvflux + v - 1; }
+
 /// Runtime choices of the operator, made once.
 struct OperatorOptions {
   Real gravity = 0;         ///< [m s^-2] scales the buoyancy source (0: off)
@@ -138,7 +143,7 @@ class DgOperator {
   // Viscous work arrays.
   DeviceView<Real***> gvars_;          ///< u, v, w, T per node: (element, var, node)
   DeviceView<Real****> grad_surface_;  ///< g* - g per element face: (element, face, var, face node)
-  DeviceView<Real***> vflux_;          ///< F_v,d per node: (element, d * nvar + v, node)
+  DeviceView<Real***> vflux_;          ///< F_v,d per node: (element, vflux_index(d, v), node)
   std::unique_ptr<mesh::HaloExchange> viscous_halo_;  ///< F_v traces on MPI faces
   Timers& timers_;
 };

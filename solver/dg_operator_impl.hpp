@@ -74,8 +74,8 @@ DgOperator<N>::DgOperator(const mesh::LocalMesh& mesh, const Basis<N>& basis,
   if (viscous_) {
     gvars_ = DeviceView<Real***>("dg::gradient_variables", elements_, physics::ngrad, L::nodes);
     grad_surface_ = DeviceView<Real****>("dg::gradient_surface", elements_, 6, physics::ngrad, L::face_nodes);
-    vflux_ = DeviceView<Real***>("dg::viscous_flux", elements_, 3 * physics::nvar, L::nodes);
-    viscous_halo_ = std::make_unique<mesh::HaloExchange>(mesh, physics::nvar * L::face_nodes, comm);
+    vflux_ = DeviceView<Real***>("dg::viscous_flux", elements_, 3 * nvflux, L::nodes);
+    viscous_halo_ = std::make_unique<mesh::HaloExchange>(mesh, nvflux * L::face_nodes, comm);
   }
 }
 

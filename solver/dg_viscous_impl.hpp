@@ -120,7 +120,7 @@ void DgOperator<N>::lift_and_viscous_flux(const StateView& q, const ClosureModel
     const Real nu_total = nu + nu_t, kappa_total = kappa + nu_t / closure.prandtl_t;
     for (int d = 0; d < 3; ++d) {
       const physics::Cons f = physics::viscous_flux(w, gr, nu_total, kappa_total, d, theta_diffusion);
-      for (int v = 0; v < physics::nvar; ++v) FV(e, d * physics::nvar + v, n) = f[v];
+      for (int v = 1; v < physics::nvar; ++v) FV(e, vflux_index(d, v), n) = f[v];
     }
     return math::max(nu_total, kappa_total);
   });
@@ -139,8 +139,8 @@ void DgOperator<N>::viscous_fluxes_local(const StateView& dq) {
                KOKKOS_LAMBDA(const int f, const int m) {
                  const int lf = mpi(f, 1), d = lf / 2;
                  const int n = L::volume_node_of(m, lf);
-                 for (int v = 0; v < physics::nvar; ++v)
-                   send(f, v * L::face_nodes + m) = FV(mpi(f, 0), d * physics::nvar + v, n);
+                 for (int v = 1; v < physics::nvar; ++v)
+                   send(f, (v - 1) * L::face_nodes + m) = FV(mpi(f, 0), vflux_index(d, v), n);
                });
   viscous_halo_->start();
   // Volume: dq += (2/h_d) D F_v,d.
@@ -150,7 +150,7 @@ void DgOperator<N>::viscous_fluxes_local(const StateView& dq) {
     const Real scale[3] = {s0, s1, s2};
     for (int v = 1; v < physics::nvar; ++v) {
       Real sum = 0;
-      for (int d = 0; d < 3; ++d) sum += scale[d] * derivative_along(b, FV, e, d * physics::nvar + v, n, d);
+      for (int d = 0; d < 3; ++d) sum += scale[d] * derivative_along(b, FV, e, vflux_index(d, v), n, d);
       dq(e, v, n) += sum;
     }
   });
@@ -159,8 +159,8 @@ void DgOperator<N>::viscous_fluxes_local(const StateView& dq) {
                KOKKOS_LAMBDA(const int f, const int m) {
                  const int em = interior(f, 0), ep = interior(f, 1), d = interior(f, 2);
                  const int nm = L::volume_node_of(m, 2 * d + 1), np = L::volume_node_of(m, 2 * d);
-                 for (int v = 0; v < physics::nvar; ++v) {
-                   const Real fm = FV(em, d * physics::nvar + v, nm), fp = FV(ep, d * physics::nvar + v, np);
+                 for (int v = 1; v < physics::nvar; ++v) {  // F_v has no density component
+                   const Real fm = FV(em, vflux_index(d, v), nm), fp = FV(ep, vflux_index(d, v), np);
                    const Real central = 0.5 * (fm + fp);
                    S(em, 2 * d + 1, v, m) -= central - fm;
                    S(ep, 2 * d, v, m) -= central - fp;
@@ -181,9 +181,9 @@ void DgOperator<N>::viscous_fluxes_remote(const StateView& q) {
                KOKKOS_LAMBDA(const int f, const int m) {
                  const int e = mpi(f, 0), lf = mpi(f, 1), d = lf / 2;
                  const int n = L::volume_node_of(m, lf);
-                 for (int v = 0; v < physics::nvar; ++v) {
-                   const Real own = FV(e, d * physics::nvar + v, n);
-                   S(e, lf, v, m) -= 0.5 * (own + recv(f, v * L::face_nodes + m)) - own;
+                 for (int v = 1; v < physics::nvar; ++v) {
+                   const Real own = FV(e, vflux_index(d, v), n);
+                   S(e, lf, v, m) -= 0.5 * (own + recv(f, (v - 1) * L::face_nodes + m)) - own;
                  }
                });
   // Walls: F_v* from the wall's kind (free-slip: 0).
@@ -193,11 +193,11 @@ void DgOperator<N>::viscous_fluxes_remote(const StateView& q) {
                KOKKOS_LAMBDA(const int f, const int m) {
                  const int e = walls(f, 0), lf = walls(f, 1), d = lf / 2;
                  const int n = L::volume_node_of(m, lf);
-                 physics::Cons fv;
-                 for (int v = 0; v < physics::nvar; ++v) fv[v] = FV(e, d * physics::nvar + v, n);
+                 physics::Cons fv{};
+                 for (int v = 1; v < physics::nvar; ++v) fv[v] = FV(e, vflux_index(d, v), n);
                  const physics::Prim w = physics::primitive(load(q, e, n), aux(e, 2, n));
                  const physics::Cons fw = physics::wall_viscous_flux(fv, w.u, lf, kinds);
-                 for (int v = 0; v < physics::nvar; ++v) S(e, lf, v, m) -= fw[v] - fv[v];
+                 for (int v = 1; v < physics::nvar; ++v) S(e, lf, v, m) -= fw[v] - fv[v];
                });
   boundary_energy_rate_ = 0;
   if (isothermal_walls_) wall_heat_rate(q);
@@ -222,8 +222,8 @@ void DgOperator<N>::wall_heat_rate(const StateView& q) {
                                       Real area = 1;
                                       for (int k = 0; k < 3; ++k)
                                         if (k != d) area *= b.w[L::index(n, k)] * h[k] / 2;
-                                      physics::Cons fv;
-                                      for (int v = 0; v < physics::nvar; ++v) fv[v] = FV(e, d * physics::nvar + v, n);
+                                      physics::Cons fv{};
+                                      for (int v = 1; v < physics::nvar; ++v) fv[v] = FV(e, vflux_index(d, v), n);
                                       const physics::Prim w = physics::primitive(load(q, e, n), aux(e, 2, n));
                                       const Real heat = physics::wall_viscous_flux(fv, w.u, lf, kinds)[physics::i_rhoe];
                                       return (lf % 2 ? area : -area) * heat;
