@@ -152,6 +152,12 @@ class SpecificComposition(ComposeTest):
         self.compose("free", "--job", "storm", check=0)
         self.assertGreater(self.emulator.state()["calls"], 36)
 
+    def test_503_on_chosen_calls_is_retried(self):
+        self.emulator.faults(fail_calls=[1, 4, 9])  # discovery, reservation and composition calls
+        p = self.compose("compose", "--gpus", "2", "--job", "k", check=0)
+        self.assertEqual(p.stderr.count("HTTP 503; retrying"), 3)
+        self.compose("free", "--job", "k", check=0)
+
     def test_busy_past_the_deadline_keeps_state_until_free(self):
         self.compose("compose", "--gpus", "2", "--job", "late", check=0)
         self.emulator.faults(busy_calls=100000)
