@@ -62,12 +62,13 @@ KOKKOS_INLINE_FUNCTION Real buoyancy_source(Real rho, Real rho_ref, Real g) {
   return -(rho - rho_ref) * g;
 }
 
-/// True when the state is physical: finite, positive density and temperature.
-KOKKOS_INLINE_FUNCTION bool is_physical(const Cons& q, Real phi) {
+/// True when the state is physical: finite, positive density and temperature; `w` is
+/// primitive(q, phi), already at hand in most callers.
+KOKKOS_INLINE_FUNCTION bool is_physical(const Cons& q, const Prim& w) {
   for (int v = 0; v < nvar; ++v)
     if (!math::isfinite(q[v])) return false;
-  if (!(q[i_rho] > 0)) return false;
-  return primitive(q, phi).T > 0;
+  return q[i_rho] > 0 && w.T > 0;
 }
+KOKKOS_INLINE_FUNCTION bool is_physical(const Cons& q, Real phi) { return is_physical(q, primitive(q, phi)); }
 
 }  // namespace squall::physics

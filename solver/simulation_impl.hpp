@@ -70,8 +70,8 @@ std::array<Real, 2> max_wave_speed_and(const dg::StateView& q, const dg::AuxView
   const Real wave = parallel_max("solver::max_wave_speed", static_cast<int>(q.extent(0)), L::nodes,
                                   KOKKOS_LAMBDA(const int e, const int n) {
                                     const physics::Cons s = dg::load(q, e, n);
-                                    if (!physics::is_physical(s, aux(e, 2, n))) return Real(INFINITY);
                                     const physics::Prim w = physics::primitive(s, aux(e, 2, n));
+                                    if (!physics::is_physical(s, w)) return Real(INFINITY);
                                     Real m = 0;
                                     for (int d = 0; d < 3; ++d) m = math::max(m, physics::max_wave_speed(w, d));
                                     return m;
