@@ -212,9 +212,13 @@ void DgOperator<N>::interior_faces(const StateView& q) {
                KOKKOS_LAMBDA(const int f, const int m) {
                  const int em = faces(f, 0), ep = faces(f, 1), d = faces(f, 2);
                  const int nm = L::volume_node_of(m, 2 * d + 1), np = L::volume_node_of(m, 2 * d);
-                 const physics::Cons fs =
-                     physics::rusanov(load(q, em, nm), load(q, ep, np), load_aux(aux, em, nm), d);
-                 const physics::Cons fm = own_flux(q, aux, em, nm, d), fp = own_flux(q, aux, ep, np, d);
+                 // The minus side's own flux comes with F* (same reference state); the plus
+                 // side's is formed with its own node's reference state.
+                 const physics::RusanovFlux r =
+                     physics::rusanov_with_sides(load(q, em, nm), load(q, ep, np), load_aux(aux, em, nm), d);
+                 const physics::Cons& fs = r.star;
+                 const physics::Cons& fm = r.minus;
+                 const physics::Cons fp = own_flux(q, aux, ep, np, d);
                  for (int v = 0; v < physics::nvar; ++v) {
                    S(em, 2 * d + 1, v, m) = fs[v] - fm[v];
                    S(ep, 2 * d, v, m) = fs[v] - fp[v];
@@ -237,9 +241,12 @@ void DgOperator<N>::mpi_faces(const StateView& q) {
                  physics::Cons outer;
                  for (int v = 0; v < physics::nvar; ++v) outer[v] = recv(f, v * L::face_nodes + m);
                  const physics::Aux a = load_aux(aux, e, n);
-                 const physics::Cons fs = faces(f, 2) ? physics::rusanov(inner, outer, a, d)
-                                                      : physics::rusanov(outer, inner, a, d);
-                 const physics::Cons own = own_flux(q, aux, e, n, d);
+                 // `a` is this node's reference state, so this side's flux comes with F*.
+                 const bool minus = faces(f, 2);
+                 const physics::RusanovFlux r = minus ? physics::rusanov_with_sides(inner, outer, a, d)
+                                                      : physics::rusanov_with_sides(outer, inner, a, d);
+                 const physics::Cons& fs = r.star;
+                 const physics::Cons& own = minus ? r.minus : r.plus;
                  for (int v = 0; v < physics::nvar; ++v)
                    S(e, lf, v, m) = fs[v] - own[v];
                });
@@ -259,9 +266,11 @@ void DgOperator<N>::boundary_faces(const StateView& q) {
                  const physics::Cons outer = physics::mirror(inner, d);
                  const physics::Aux a = load_aux(aux, e, n);
                  // The wall is the plus side of a high face and the minus side of a low one.
-                 const physics::Cons fs = (lf % 2) ? physics::rusanov(inner, outer, a, d)
-                                                   : physics::rusanov(outer, inner, a, d);
-                 const physics::Cons own = own_flux(q, aux, e, n, d);
+                 const bool minus = lf % 2;
+                 const physics::RusanovFlux r = minus ? physics::rusanov_with_sides(inner, outer, a, d)
+                                                      : physics::rusanov_with_sides(outer, inner, a, d);
+                 const physics::Cons& fs = r.star;
+                 const physics::Cons& own = minus ? r.minus : r.plus;
                  for (int v = 0; v < physics::nvar; ++v)
                    S(e, lf, v, m) = fs[v] - own[v];
                });
