@@ -9,6 +9,11 @@ writes results.csv, results.md and theta_<res>m.png (theta' at the final time) t
 --out. Reference (Straka et al. 1993, Table 3, converged solutions): front position
 about 15.5 km, minimum theta' about -9.8 K. Plots need python3-matplotlib and
 python3-xarray (Debian, /usr/bin/python3; the script re-runs itself there).
+
+Each run writes a checkpoint every --checkpoint-interval simulated seconds into its run
+directory. A run that was stopped (SIGTERM, a batch time limit, a lost node) continues
+from its newest checkpoint with --resume, bit for bit; a run that already reached
+--end-time is not run again with --resume.
 """
 import argparse
 import csv
@@ -39,6 +44,12 @@ def main(argv):
     p.add_argument("--end-time", type=float, default=900.0)
     p.add_argument("--squall", default=os.path.join(ROOT, "build", "squall"))
     p.add_argument("--out", default="validation/density_current")
+    p.add_argument("--checkpoint-interval", type=float, default=30.0,
+                   help="simulated seconds between checkpoints (default 30)")
+    p.add_argument("--resume", action="store_true",
+                   help="continue each run from the newest checkpoint in its run directory")
+    p.add_argument("--set", action="append", default=[], metavar="KEY=VALUE",
+                   help="further config settings passed on to every run (repeatable; e.g. time.max_steps=1000)")
     args = p.parse_args(argv)
     try:
         ensure_matplotlib()
@@ -55,9 +66,20 @@ def main(argv):
         cmd = launcher_command(args, args.ranks) if args.ranks > 1 else []
         cmd += [args.squall, "run", os.path.join(ROOT, "cases", "density_current.toml"), "--output", out,
                 "--set", f"mesh.elements=[{nx},1,{nz}]", "--set", f"dg.order={args.order}",
-                "--set", f"time.end_time={args.end_time}", "--set", f"output.interval={args.end_time}"]
-        print(f"[validate] {res:g} m: {nx} x {nz} elements, N = {args.order}", flush=True)
-        subprocess.run(cmd, check=True)
+                "--set", f"time.end_time={args.end_time}", "--set", f"output.interval={args.end_time}",
+                "--set", f"output.checkpoint_interval={args.checkpoint_interval}"]
+        for setting in args.set:
+            cmd += ["--set", setting]
+        state = resume_state(out, args.end_time)
+        if not args.resume and state != "new":
+            print(f"validate_density_current.py: error: {out} holds checkpoints of an earlier run: "
+                  "continue it with --resume, or remove that directory", file=sys.stderr)
+            return 2
+        print(f"[validate] {res:g} m: {nx} x {nz} elements, N = {args.order} ({state})", flush=True)
+        if state == "continued":
+            cmd += ["--restart", "latest"]
+        if state != "done":
+            subprocess.run(cmd, check=True)
         with open(os.path.join(out, "summary.json")) as f:
             s = json.load(f)
         d = s["case_diagnostics"]
@@ -84,6 +106,21 @@ def main(argv):
         f.write("\n".join(lines) + "\n")
     print("\n".join(lines))
     return 0
+
+
+def resume_state(run_dir, end_time):
+    """'done' if the run in run_dir reached end_time, 'continued' if it has a checkpoint
+    to continue from, else 'new'."""
+    import glob
+    if not glob.glob(os.path.join(run_dir, "checkpoint_*.h5")):
+        return "new"
+    try:
+        with open(os.path.join(run_dir, "summary.json")) as f:
+            if json.load(f)["final_time"] >= end_time:
+                return "done"
+    except (OSError, ValueError, KeyError):
+        pass
+    return "continued"
 
 
 def plot_theta(run_dir, res, out):
