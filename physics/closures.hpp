@@ -1,6 +1,7 @@
 #pragma once
 /// Subgrid-scale closures: eddy viscosity nu_t from the resolved gradients at one point.
-/// Each closure is a small struct with nu_t(w, g) and a turbulent Prandtl number; the
+/// Each closure is a small struct with nu_t(w, exner_p, g) and a turbulent Prandtl number
+/// (exner_p = Pi(p) at the point, which the caller computes once per node); the
 /// operator picks one at run time by instantiating its kernels for that struct, so the
 /// kernels contain no branch on the closure. Filter width Delta: the geometric mean of
 /// the element edges divided by N + 1 (the mean node spacing).
@@ -22,7 +23,7 @@ KOKKOS_INLINE_FUNCTION Real strain_rate(const Gradients& g) {
 /// No subgrid model: the constant molecular viscosity alone.
 struct ConstantViscosity {
   Real prandtl_t = 1;
-  KOKKOS_INLINE_FUNCTION Real nu_t(const Prim&, const Gradients&) const { return 0; }
+  KOKKOS_INLINE_FUNCTION Real nu_t(const Prim&, Real, const Gradients&) const { return 0; }
 };
 
 /// Smagorinsky-Lilly with the buoyancy correction of Lilly (1962), Tellus 14, 148-172:
@@ -32,10 +33,10 @@ struct Smagorinsky {
   Real cs_delta_2;  ///< (C_s Delta)^2 [m^2]
   Real prandtl_t;
   Real gravity;
-  KOKKOS_INLINE_FUNCTION Real nu_t(const Prim& w, const Gradients& g) const {
+  KOKKOS_INLINE_FUNCTION Real nu_t(const Prim& w, Real exner_p, const Gradients& g) const {
     const Real s = strain_rate(g);
     if (!(s > 0)) return 0;
-    const Real theta = w.T / exner(w.p);
+    const Real theta = w.T / exner_p;
     const Real n2 = gravity / theta * g.dtheta[2];
     const Real f = 1 - n2 / (s * s) / prandtl_t;
     return f > 0 ? cs_delta_2 * s * math::sqrt(f) : Real(0);
@@ -51,7 +52,7 @@ struct Vreman {
   Real c;
   Real delta_2;  ///< Delta^2 [m^2]
   Real prandtl_t;
-  KOKKOS_INLINE_FUNCTION Real nu_t(const Prim&, const Gradients& g) const {
+  KOKKOS_INLINE_FUNCTION Real nu_t(const Prim&, Real, const Gradients& g) const {
     Real a[3][3], aa = 0;
     for (int i = 0; i < 3; ++i)
       for (int j = 0; j < 3; ++j) a[i][j] = g.du[j][i], aa += a[i][j] * a[i][j];

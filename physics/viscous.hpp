@@ -34,9 +34,11 @@ KOKKOS_INLINE_FUNCTION Real stress(const Prim& w, const Gradients& g, Real nu, i
   return w.rho * nu * (g.du[i][j] + g.du[j][i] - (i == j ? Real(2) / 3 * divergence : Real(0)));
 }
 
-/// Viscous flux in direction d; `kappa` is the thermal diffusivity [m^2 s^-1].
+/// Viscous flux in direction d; `kappa` is the thermal diffusivity [m^2 s^-1] and
+/// `exner_p` = Pi(p) at the point (used with theta_diffusion only), which callers that
+/// form all three directions compute once.
 KOKKOS_INLINE_FUNCTION Cons viscous_flux(const Prim& w, const Gradients& g, Real nu, Real kappa, int d,
-                                         bool theta_diffusion = false) {
+                                         bool theta_diffusion, Real exner_p) {
   Cons f;
   f[i_rho] = 0;
   Real work = 0;
@@ -45,9 +47,13 @@ KOKKOS_INLINE_FUNCTION Cons viscous_flux(const Prim& w, const Gradients& g, Real
     f[i_rhou + i] = t;
     work += w.u[i] * t;
   }
-  const Real heat_gradient = theta_diffusion ? exner(w.p) * g.dtheta[d] : g.dT[d];
+  const Real heat_gradient = theta_diffusion ? exner_p * g.dtheta[d] : g.dT[d];
   f[i_rhoe] = work + w.rho * cp_d * kappa * heat_gradient;
   return f;
+}
+KOKKOS_INLINE_FUNCTION Cons viscous_flux(const Prim& w, const Gradients& g, Real nu, Real kappa, int d,
+                                         bool theta_diffusion = false) {
+  return viscous_flux(w, g, nu, kappa, d, theta_diffusion, theta_diffusion ? exner(w.p) : Real(1));
 }
 
 /// Kinds of wall (DESIGN.md section 3). Walls are numbered like element faces: 2d is

@@ -88,7 +88,12 @@ void DgOperator<N>::lift_and_viscous_flux(const StateView& q, const ClosureModel
   const auto aux = aux_;
   const Basis<N> b = basis_;
   const Real s0 = two_over_h_[0], s1 = two_over_h_[1], s2 = two_over_h_[2];
-  const int lifted = theta_gradient_ ? physics::ngrad : physics::ngrad - 1;  // skip theta when unused
+  // Lift only the gradients something uses: grad T feeds the heat flux unless heat
+  // diffuses down grad theta; grad theta feeds that heat flux and Smagorinsky's Ri.
+  const bool lift_T = !theta_diffusion_, lift_theta = theta_gradient_;
+  // Pi(p) once per node, for theta diffusion and the closure (the same bits as forming it
+  // where used, without a pow per use).
+  const bool need_exner = theta_diffusion_ || closure_ == Closure::smagorinsky;
   const Real l0 = two_over_h_[0] / basis_.w[0], l1 = two_over_h_[1] / basis_.w[0],
              l2 = two_over_h_[2] / basis_.w[0];
   const Real nu = viscosity_, kappa = diffusivity_;
@@ -110,16 +115,19 @@ void DgOperator<N>::lift_and_viscous_flux(const StateView& q, const ClosureModel
         for (int k = 0; k < physics::ngrad; ++k) extra[k] = sign * lift[d] * SG(e, lf, k, m);
       }
       Real volume[physics::ngrad] = {0, 0, 0, 0, 0};  // (2/h_d) D g along d
-      for (int k = 0; k < lifted; ++k) volume[k] = scale[d] * derivative_along(b, g, e, k, n, d);
+      for (int k = 0; k < 3; ++k) volume[k] = scale[d] * derivative_along(b, g, e, k, n, d);
+      if (lift_T) volume[3] = scale[d] * derivative_along(b, g, e, 3, n, d);
+      if (lift_theta) volume[4] = scale[d] * derivative_along(b, g, e, 4, n, d);
       for (int k = 0; k < 3; ++k) gr.du[k][d] = volume[k] + extra[k];
       gr.dT[d] = volume[3] + extra[3];
       gr.dtheta[d] = volume[4] + extra[4];
     }
     const physics::Prim w = physics::primitive(load(q, e, n), aux(e, 2, n));
-    const Real nu_t = closure.nu_t(w, gr);
+    const Real exner_p = need_exner ? physics::exner(w.p) : Real(1);
+    const Real nu_t = closure.nu_t(w, exner_p, gr);
     const Real nu_total = nu + nu_t, kappa_total = kappa + nu_t / closure.prandtl_t;
     for (int d = 0; d < 3; ++d) {
-      const physics::Cons f = physics::viscous_flux(w, gr, nu_total, kappa_total, d, theta_diffusion);
+      const physics::Cons f = physics::viscous_flux(w, gr, nu_total, kappa_total, d, theta_diffusion, exner_p);
       for (int v = 1; v < physics::nvar; ++v) FV(e, vflux_index(d, v), n) = f[v];
     }
     return math::max(nu_total, kappa_total);
