@@ -37,6 +37,21 @@ KOKKOS_INLINE_FUNCTION Real derivative_along(const Basis<N>& b, const View& f, i
   return sum;
 }
 
+/// derivative_along for the node (i, j, k), given by its indices.
+template <int N, class View>
+KOKKOS_INLINE_FUNCTION Real derivative_at(const Basis<N>& b, const View& f, int e, int c, int i, int j, int k, int d) {
+  using L = Layout<N>;
+  Real sum = 0;
+  if (d == 0) {
+    for (int m = 0; m < L::n1; ++m) sum += b.D[i][m] * f(e, c, L::node(m, j, k));
+  } else if (d == 1) {
+    for (int m = 0; m < L::n1; ++m) sum += b.D[j][m] * f(e, c, L::node(i, m, k));
+  } else {
+    for (int m = 0; m < L::n1; ++m) sum += b.D[k][m] * f(e, c, L::node(i, j, m));
+  }
+  return sum;
+}
+
 /// Stored components of the viscous flux: momentum and energy (its density component is
 /// zero), and the index of component v = 1..nvar-1 of F_v,d in the viscous flux array.
 inline constexpr int nvflux = physics::nvar - 1;

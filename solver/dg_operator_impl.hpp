@@ -182,8 +182,12 @@ void DgOperator<N>::volume_integral_split(const StateView& dq) {
   const auto P = points_;
   const Basis<N> b = basis_;
   const Real s0 = two_over_h_[0], s1 = two_over_h_[1], s2 = two_over_h_[2];
-  parallel_for("dg::volume_integral_split", elements_, L::nodes, KOKKOS_LAMBDA(const int e, const int n) {
+  parallel_for_nodes<L::n1>("dg::volume_integral_split", elements_,
+                           KOKKOS_LAMBDA(const int e, const int ni, const int nj, const int nk) {
     const Real scale[3] = {s0, s1, s2};
+    const int index[3] = {ni, nj, nk};
+    const int stride[3] = {1, L::n1, L::n1 * L::n1};
+    const int n = L::node(ni, nj, nk);
     const auto point = [&](int node) {
       return physics::SplitPoint{P(e, 0, node), {P(e, 1, node), P(e, 2, node), P(e, 3, node)},
                                  P(e, 4, node), P(e, 5, node), P(e, 6, node)};
@@ -191,9 +195,10 @@ void DgOperator<N>::volume_integral_split(const StateView& dq) {
     const physics::SplitPoint here = point(n);
     physics::Cons sum{};
     for (int d = 0; d < 3; ++d) {
-      const int i = L::index(n, d);
+      const int i = index[d];
+      const int first = n - i * stride[d];  // the node with index 0 along d
       for (int m = 0; m < L::n1; ++m) {
-        const physics::Cons f = physics::kennedy_gruber(here, point(L::along(n, d, m)), d);
+        const physics::Cons f = physics::kennedy_gruber(here, point(first + m * stride[d]), d);
         const Real weight = 2 * scale[d] * b.D[i][m];
         for (int v = 0; v < physics::nvar; ++v) sum[v] += weight * f[v];
       }

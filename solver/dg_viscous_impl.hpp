@@ -100,13 +100,15 @@ void DgOperator<N>::lift_and_viscous_flux(const StateView& q, const ClosureModel
   const bool theta_diffusion = theta_diffusion_;
   const auto FV = vflux_;
   // Writes F_v at every node and returns the largest total diffusivity on the way.
-  max_diffusivity_ = parallel_max("dg::gradient_lift_viscous_flux", elements_, L::nodes,
-                                  KOKKOS_LAMBDA(const int e, const int n) {
+  max_diffusivity_ = parallel_max_nodes<L::n1>("dg::gradient_lift_viscous_flux", elements_,
+                                              KOKKOS_LAMBDA(const int e, const int ni, const int nj, const int nk) {
     const Real lift[3] = {l0, l1, l2};
     const Real scale[3] = {s0, s1, s2};
+    const int index[3] = {ni, nj, nk};
+    const int n = L::node(ni, nj, nk);
     physics::Gradients gr;
     for (int d = 0; d < 3; ++d) {
-      const int i = L::index(n, d);
+      const int i = index[d];
       Real extra[physics::ngrad] = {0, 0, 0, 0, 0};
       if (i == 0 || i == N) {
         const int lf = 2 * d + (i == N ? 1 : 0);
@@ -115,9 +117,9 @@ void DgOperator<N>::lift_and_viscous_flux(const StateView& q, const ClosureModel
         for (int k = 0; k < physics::ngrad; ++k) extra[k] = sign * lift[d] * SG(e, lf, k, m);
       }
       Real volume[physics::ngrad] = {0, 0, 0, 0, 0};  // (2/h_d) D g along d
-      for (int k = 0; k < 3; ++k) volume[k] = scale[d] * derivative_along(b, g, e, k, n, d);
-      if (lift_T) volume[3] = scale[d] * derivative_along(b, g, e, 3, n, d);
-      if (lift_theta) volume[4] = scale[d] * derivative_along(b, g, e, 4, n, d);
+      for (int k = 0; k < 3; ++k) volume[k] = scale[d] * derivative_at(b, g, e, k, ni, nj, nk, d);
+      if (lift_T) volume[3] = scale[d] * derivative_at(b, g, e, 3, ni, nj, nk, d);
+      if (lift_theta) volume[4] = scale[d] * derivative_at(b, g, e, 4, ni, nj, nk, d);
       for (int k = 0; k < 3; ++k) gr.du[k][d] = volume[k] + extra[k];
       gr.dT[d] = volume[3] + extra[3];
       gr.dtheta[d] = volume[4] + extra[4];
@@ -154,11 +156,13 @@ void DgOperator<N>::viscous_fluxes_local(const StateView& dq) {
   // Volume: dq += (2/h_d) D F_v,d.
   const Basis<N> b = basis_;
   const Real s0 = two_over_h_[0], s1 = two_over_h_[1], s2 = two_over_h_[2];
-  parallel_for("dg::viscous_volume", elements_, L::nodes, KOKKOS_LAMBDA(const int e, const int n) {
+  parallel_for_nodes<L::n1>("dg::viscous_volume", elements_,
+                           KOKKOS_LAMBDA(const int e, const int i, const int j, const int k) {
     const Real scale[3] = {s0, s1, s2};
+    const int n = L::node(i, j, k);
     for (int v = 1; v < physics::nvar; ++v) {
       Real sum = 0;
-      for (int d = 0; d < 3; ++d) sum += scale[d] * derivative_along(b, FV, e, vflux_index(d, v), n, d);
+      for (int d = 0; d < 3; ++d) sum += scale[d] * derivative_at(b, FV, e, vflux_index(d, v), i, j, k, d);
       dq(e, v, n) += sum;
     }
   });
