@@ -175,6 +175,22 @@ void DgOperator<N>::volume_integral(const StateView& q, const StateView& dq) {
   });
 }
 
+/// The flux-differencing terms of node `here` along the compile-time direction D:
+/// sum += sum_m 2 scale D_im F#_D(here, node first + m stride) (a compile-time direction
+/// keeps the flux's components in registers).
+template <int D, int N, class Points>
+KOKKOS_INLINE_FUNCTION void add_split_terms(const Basis<N>& b, const Points& P, int e, int first, int stride, int i,
+                                            Real scale, const physics::SplitPoint& here, physics::Cons& sum) {
+  for (int m = 0; m < N + 1; ++m) {
+    const int node = first + m * stride;
+    const physics::SplitPoint there{P(e, 0, node), {P(e, 1, node), P(e, 2, node), P(e, 3, node)},
+                                    P(e, 4, node), P(e, 5, node), P(e, 6, node)};
+    const physics::Cons f = physics::kennedy_gruber(here, there, D);
+    const Real weight = 2 * scale * b.D[i][m];
+    for (int v = 0; v < physics::nvar; ++v) sum[v] += weight * f[v];
+  }
+}
+
 /// Split form: dq_i = -sum_d (2/h_d) sum_m 2 D_im F#(q_i, q_m) along d (flux
 /// differencing; Gassner, Winters & Kopriva 2016, eq. 3.20), surface terms as before.
 template <int N>
@@ -183,26 +199,13 @@ void DgOperator<N>::volume_integral_split(const StateView& dq) {
   const Basis<N> b = basis_;
   const Real s0 = two_over_h_[0], s1 = two_over_h_[1], s2 = two_over_h_[2];
   parallel_for_nodes<L::n1>("dg::volume_integral_split", elements_,
-                           KOKKOS_LAMBDA(const int e, const int ni, const int nj, const int nk) {
-    const Real scale[3] = {s0, s1, s2};
-    const int index[3] = {ni, nj, nk};
-    const int stride[3] = {1, L::n1, L::n1 * L::n1};
-    const int n = L::node(ni, nj, nk);
-    const auto point = [&](int node) {
-      return physics::SplitPoint{P(e, 0, node), {P(e, 1, node), P(e, 2, node), P(e, 3, node)},
-                                 P(e, 4, node), P(e, 5, node), P(e, 6, node)};
-    };
-    const physics::SplitPoint here = point(n);
+                           KOKKOS_LAMBDA(const int e, const int i, const int j, const int k) {
+    const int n = L::node(i, j, k);
+    const physics::SplitPoint here{P(e, 0, n), {P(e, 1, n), P(e, 2, n), P(e, 3, n)}, P(e, 4, n), P(e, 5, n), P(e, 6, n)};
     physics::Cons sum{};
-    for (int d = 0; d < 3; ++d) {
-      const int i = index[d];
-      const int first = n - i * stride[d];  // the node with index 0 along d
-      for (int m = 0; m < L::n1; ++m) {
-        const physics::Cons f = physics::kennedy_gruber(here, point(first + m * stride[d]), d);
-        const Real weight = 2 * scale[d] * b.D[i][m];
-        for (int v = 0; v < physics::nvar; ++v) sum[v] += weight * f[v];
-      }
-    }
+    add_split_terms<0>(b, P, e, L::node(0, j, k), 1, i, s0, here, sum);
+    add_split_terms<1>(b, P, e, L::node(i, 0, k), L::n1, j, s1, here, sum);
+    add_split_terms<2>(b, P, e, L::node(i, j, 0), L::n1 * L::n1, k, s2, here, sum);
     for (int v = 0; v < physics::nvar; ++v) dq(e, v, n) = -sum[v];
   });
 }

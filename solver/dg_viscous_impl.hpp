@@ -80,6 +80,40 @@ void DgOperator<N>::gradients_remote(const StateView& q) {
   }
 }
 
+/// Column D of the gradients at node (i, j, k): (2/h_D) D g along D, plus at the faces
+/// normal to D the lifted face term, (outward normal sign) (2/h_D) / w_0 (g* - g). Only
+/// the gradients of T and theta that are used are formed. D is a compile-time direction
+/// so that the gradient's components stay in registers.
+template <int D, int N, class G, class SG>
+KOKKOS_INLINE_FUNCTION void lift_gradient_along(const Basis<N>& b, const G& g, const SG& sg, int e, int i, int j,
+                                                int k, Real scale, Real lift, bool lift_T, bool lift_theta,
+                                                physics::Gradients& gr) {
+  const int index = D == 0 ? i : D == 1 ? j : k;
+  Real extra[physics::ngrad] = {0, 0, 0, 0, 0};
+  if (index == 0 || index == N) {
+    const int lf = 2 * D + (index == N ? 1 : 0);
+    const Real sign = index == N ? 1 : -1;  // outward normal of the face along D
+    const int m = D == 0 ? j + (N + 1) * k : D == 1 ? i + (N + 1) * k : i + (N + 1) * j;  // its face node
+    for (int c = 0; c < physics::ngrad; ++c) extra[c] = sign * lift * sg(e, lf, c, m);
+  }
+  Real volume[physics::ngrad] = {0, 0, 0, 0, 0};
+  for (int c = 0; c < 3; ++c) volume[c] = scale * derivative_at(b, g, e, c, i, j, k, D);
+  if (lift_T) volume[3] = scale * derivative_at(b, g, e, 3, i, j, k, D);
+  if (lift_theta) volume[4] = scale * derivative_at(b, g, e, 4, i, j, k, D);
+  for (int c = 0; c < 3; ++c) gr.du[c][D] = volume[c] + extra[c];
+  gr.dT[D] = volume[3] + extra[3];
+  gr.dtheta[D] = volume[4] + extra[4];
+}
+
+/// F_v,D at node n of element e into the viscous flux array (no density component).
+template <int D, class FluxView>
+KOKKOS_INLINE_FUNCTION void store_viscous_flux(const FluxView& fv, int e, int n, const physics::Prim& w,
+                                               const physics::Gradients& gr, Real nu, Real kappa,
+                                               bool theta_diffusion, Real exner_p) {
+  const physics::Cons f = physics::viscous_flux(w, gr, nu, kappa, D, theta_diffusion, exner_p);
+  for (int v = 1; v < physics::nvar; ++v) fv(e, vflux_index(D, v), n) = f[v];
+}
+
 template <int N>
 template <class ClosureModel>
 void DgOperator<N>::lift_and_viscous_flux(const StateView& q, const ClosureModel& closure) {
@@ -102,36 +136,18 @@ void DgOperator<N>::lift_and_viscous_flux(const StateView& q, const ClosureModel
   // Writes F_v at every node and returns the largest total diffusivity on the way.
   max_diffusivity_ = parallel_max_nodes<L::n1>("dg::gradient_lift_viscous_flux", elements_,
                                               KOKKOS_LAMBDA(const int e, const int ni, const int nj, const int nk) {
-    const Real lift[3] = {l0, l1, l2};
-    const Real scale[3] = {s0, s1, s2};
-    const int index[3] = {ni, nj, nk};
     const int n = L::node(ni, nj, nk);
     physics::Gradients gr;
-    for (int d = 0; d < 3; ++d) {
-      const int i = index[d];
-      Real extra[physics::ngrad] = {0, 0, 0, 0, 0};
-      if (i == 0 || i == N) {
-        const int lf = 2 * d + (i == N ? 1 : 0);
-        const Real sign = i == N ? 1 : -1;  // outward normal of the face along d
-        const int m = L::face_node_of(n, d);
-        for (int k = 0; k < physics::ngrad; ++k) extra[k] = sign * lift[d] * SG(e, lf, k, m);
-      }
-      Real volume[physics::ngrad] = {0, 0, 0, 0, 0};  // (2/h_d) D g along d
-      for (int k = 0; k < 3; ++k) volume[k] = scale[d] * derivative_at(b, g, e, k, ni, nj, nk, d);
-      if (lift_T) volume[3] = scale[d] * derivative_at(b, g, e, 3, ni, nj, nk, d);
-      if (lift_theta) volume[4] = scale[d] * derivative_at(b, g, e, 4, ni, nj, nk, d);
-      for (int k = 0; k < 3; ++k) gr.du[k][d] = volume[k] + extra[k];
-      gr.dT[d] = volume[3] + extra[3];
-      gr.dtheta[d] = volume[4] + extra[4];
-    }
+    lift_gradient_along<0>(b, g, SG, e, ni, nj, nk, s0, l0, lift_T, lift_theta, gr);
+    lift_gradient_along<1>(b, g, SG, e, ni, nj, nk, s1, l1, lift_T, lift_theta, gr);
+    lift_gradient_along<2>(b, g, SG, e, ni, nj, nk, s2, l2, lift_T, lift_theta, gr);
     const physics::Prim w = physics::primitive(load(q, e, n), aux(e, 2, n));
     const Real exner_p = need_exner ? physics::exner(w.p) : Real(1);
     const Real nu_t = closure.nu_t(w, exner_p, gr);
     const Real nu_total = nu + nu_t, kappa_total = kappa + nu_t / closure.prandtl_t;
-    for (int d = 0; d < 3; ++d) {
-      const physics::Cons f = physics::viscous_flux(w, gr, nu_total, kappa_total, d, theta_diffusion, exner_p);
-      for (int v = 1; v < physics::nvar; ++v) FV(e, vflux_index(d, v), n) = f[v];
-    }
+    store_viscous_flux<0>(FV, e, n, w, gr, nu_total, kappa_total, theta_diffusion, exner_p);
+    store_viscous_flux<1>(FV, e, n, w, gr, nu_total, kappa_total, theta_diffusion, exner_p);
+    store_viscous_flux<2>(FV, e, n, w, gr, nu_total, kappa_total, theta_diffusion, exner_p);
     return math::max(nu_total, kappa_total);
   });
 }
@@ -158,11 +174,12 @@ void DgOperator<N>::viscous_fluxes_local(const StateView& dq) {
   const Real s0 = two_over_h_[0], s1 = two_over_h_[1], s2 = two_over_h_[2];
   parallel_for_nodes<L::n1>("dg::viscous_volume", elements_,
                            KOKKOS_LAMBDA(const int e, const int i, const int j, const int k) {
-    const Real scale[3] = {s0, s1, s2};
     const int n = L::node(i, j, k);
     for (int v = 1; v < physics::nvar; ++v) {
-      Real sum = 0;
-      for (int d = 0; d < 3; ++d) sum += scale[d] * derivative_at(b, FV, e, vflux_index(d, v), i, j, k, d);
+      Real sum = 0;  // the directions in order, as literal constants (no runtime index)
+      sum += s0 * derivative_at(b, FV, e, vflux_index(0, v), i, j, k, 0);
+      sum += s1 * derivative_at(b, FV, e, vflux_index(1, v), i, j, k, 1);
+      sum += s2 * derivative_at(b, FV, e, vflux_index(2, v), i, j, k, 2);
       dq(e, v, n) += sum;
     }
   });
