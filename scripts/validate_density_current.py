@@ -13,7 +13,9 @@ python3-xarray (Debian, /usr/bin/python3; the script re-runs itself there).
 Each run writes a checkpoint every --checkpoint-interval simulated seconds into its run
 directory. A run that was stopped (SIGTERM, a batch time limit, a lost node) continues
 from its newest checkpoint with --resume, bit for bit; a run that already reached
---end-time is not run again with --resume.
+--end-time is not run again with --resume. Exit status: 0 when every run reached
+--end-time, 3 when one was stopped by a signal (continue with --resume), 1 when one
+failed, 2 on bad arguments.
 """
 import argparse
 import csv
@@ -79,9 +81,18 @@ def main(argv):
         if state == "continued":
             cmd += ["--restart", "latest"]
         if state != "done":
-            subprocess.run(cmd, check=True)
+            status = subprocess.run(cmd).returncode
+            if status != 0:
+                print(f"validate_density_current.py: error: the {res:g} m run failed (status {status}); "
+                      f"a run that was stopped continues from the newest checkpoint in {out} with --resume",
+                      file=sys.stderr)
+                return 1
         with open(os.path.join(out, "summary.json")) as f:
             s = json.load(f)
+        if s["final_time"] < args.end_time:  # stopped by a signal, after writing a checkpoint
+            print(f"validate_density_current.py: the {res:g} m run stopped at t = {s['final_time']:g} s; "
+                  f"continue it with the same command and --resume", file=sys.stderr)
+            return 3
         d = s["case_diagnostics"]
         front = d["front_position"] if d["front_position"] is not None else float("nan")  # null: no front yet
         rows.append({"resolution_m": res, "elements": f"{nx}x1x{nz}", "order": args.order,
