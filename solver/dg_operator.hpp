@@ -26,6 +26,10 @@ namespace squall::dg {
 
 enum class Closure { constant, smagorinsky, vreman };
 
+/// How the split-form volume kernel is laid out (the same bits either way): by lines of
+/// nodes within an element, each two-point flux formed once, or one thread per node.
+enum class SplitKernel { lines, nodes };
+
 /// sum_m D[i][m] f(e, c, node n with its index along d replaced by m), i the index of n
 /// along d: the derivative along d of component c of a nodal field, on the reference element.
 template <int N, class View>
@@ -61,6 +65,7 @@ KOKKOS_INLINE_FUNCTION constexpr int vflux_index(int d, int v) { return d * nvfl
 struct OperatorOptions {
   Real gravity = 0;         ///< [m s^-2] scales the buoyancy source (0: off)
   bool split_form = false;  ///< Kennedy-Gruber flux differencing instead of the standard volume term
+  SplitKernel split_kernel = host_backend ? SplitKernel::lines : SplitKernel::nodes;
   Real viscosity = 0;       ///< kinematic viscosity nu [m^2 s^-1] (0: Euler, no viscous phases)
   Real prandtl = 0.71;      ///< nu / kappa
   Closure closure = Closure::constant;  ///< subgrid model (needs viscous phases: see viscous())
@@ -131,6 +136,7 @@ class DgOperator {
   Real two_over_h_[3];
   Real gravity_;
   bool split_form_;
+  SplitKernel split_kernel_;
   Real viscosity_, diffusivity_;
   bool viscous_;
   Closure closure_;

@@ -22,6 +22,7 @@ DgOperator<N>::DgOperator(const mesh::LocalMesh& mesh, const Basis<N>& basis,
       basis_(basis),
       gravity_(options.gravity),
       split_form_(options.split_form),
+      split_kernel_(options.split_kernel),
       viscosity_(options.viscosity),
       diffusivity_(options.viscosity / options.prandtl),
       viscous_(options.viscous()),
@@ -191,13 +192,64 @@ KOKKOS_INLINE_FUNCTION void add_split_terms(const Basis<N>& b, const Points& P, 
   }
 }
 
+/// The flux-differencing terms of one line of nodes along the compile-time direction D
+/// (nodes first + m stride), added to acc(e, v, node): the same terms, added in the same
+/// order, as add_split_terms for each node of the line, but each two-point flux is formed
+/// once for both of its nodes (F#(a, b) = F#(b, a) bit for bit: every operation in it is
+/// symmetric in a and b), N + 1 choose 2 + N + 1 fluxes instead of (N + 1)^2.
+template <int D, int N, class Points, class Acc>
+KOKKOS_INLINE_FUNCTION void add_split_line(const Basis<N>& b, const Points& P, const Acc& acc, int e, int first,
+                                           int stride, Real scale) {
+  constexpr int n1 = N + 1;
+  physics::SplitPoint point[n1];
+  for (int a = 0; a < n1; ++a) {
+    const int node = first + a * stride;
+    point[a] = physics::SplitPoint{P(e, 0, node), {P(e, 1, node), P(e, 2, node), P(e, 3, node)},
+                                   P(e, 4, node), P(e, 5, node), P(e, 6, node)};
+  }
+  physics::Cons f[n1][n1];  // f[a][m] for m >= a
+  for (int a = 0; a < n1; ++a)
+    for (int m = a; m < n1; ++m) f[a][m] = physics::kennedy_gruber(point[a], point[m], D);
+  for (int a = 0; a < n1; ++a) {
+    const int node = first + a * stride;
+    physics::Cons sum;
+    for (int v = 0; v < physics::nvar; ++v) sum[v] = acc(e, v, node);
+    for (int m = 0; m < n1; ++m) {
+      const physics::Cons& fm = m >= a ? f[a][m] : f[m][a];
+      const Real weight = 2 * scale * b.D[a][m];
+      for (int v = 0; v < physics::nvar; ++v) sum[v] += weight * fm[v];
+    }
+    for (int v = 0; v < physics::nvar; ++v) acc(e, v, node) = sum[v];
+  }
+}
+
 /// Split form: dq_i = -sum_d (2/h_d) sum_m 2 D_im F#(q_i, q_m) along d (flux
 /// differencing; Gassner, Winters & Kopriva 2016, eq. 3.20), surface terms as before.
+/// Two kernels with the same bits (tested): by lines of nodes, one element per thread,
+/// each two-point flux formed once (host backends); or node by node, each thread
+/// forming its node's fluxes (devices, where a thread per node keeps loads coalesced).
 template <int N>
 void DgOperator<N>::volume_integral_split(const StateView& dq) {
   const auto P = points_;
   const Basis<N> b = basis_;
   const Real s0 = two_over_h_[0], s1 = two_over_h_[1], s2 = two_over_h_[2];
+  if (split_kernel_ == SplitKernel::lines) {
+    // dq holds the sum of the terms until the last line, then its negative.
+    parallel_for("dg::volume_integral_split_lines", elements_, KOKKOS_LAMBDA(const int e) {
+      constexpr int n1 = L::n1;
+      for (int v = 0; v < physics::nvar; ++v)
+        for (int n = 0; n < L::nodes; ++n) dq(e, v, n) = 0;
+      for (int k = 0; k < n1; ++k)
+        for (int j = 0; j < n1; ++j) add_split_line<0>(b, P, dq, e, L::node(0, j, k), 1, s0);
+      for (int k = 0; k < n1; ++k)
+        for (int i = 0; i < n1; ++i) add_split_line<1>(b, P, dq, e, L::node(i, 0, k), n1, s1);
+      for (int j = 0; j < n1; ++j)
+        for (int i = 0; i < n1; ++i) add_split_line<2>(b, P, dq, e, L::node(i, j, 0), n1 * n1, s2);
+      for (int v = 0; v < physics::nvar; ++v)
+        for (int n = 0; n < L::nodes; ++n) dq(e, v, n) = -dq(e, v, n);
+    });
+    return;
+  }
   parallel_for_nodes<L::n1>("dg::volume_integral_split", elements_,
                            KOKKOS_LAMBDA(const int e, const int i, const int j, const int k) {
     const int n = L::node(i, j, k);
