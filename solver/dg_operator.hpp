@@ -26,8 +26,9 @@ namespace squall::dg {
 
 enum class Closure { constant, smagorinsky, vreman };
 
-/// How the split-form volume kernel is laid out (the same bits either way): by lines of
-/// nodes within an element, each two-point flux formed once, or one thread per node.
+/// How the split-form volume kernel is laid out (the same bits either way): one element
+/// per thread by lines of nodes, each two-point flux formed once and the element's points
+/// kept local (host backends), or one thread per node from stored points (devices).
 enum class SplitKernel { lines, nodes };
 
 /// sum_m D[i][m] f(e, c, node n with its index along d replaced by m), i the index of n
@@ -116,6 +117,7 @@ class DgOperator {
   void start_halo_exchange(const StateView& q);
   void volume_integral(const StateView& q, const StateView& dq);
   void volume_integral_split(const StateView& dq);
+  void volume_integral_split_lines(const StateView& q, const StateView& dq);
   void interior_faces(const StateView& q);
   void mpi_faces(const StateView& q);
   void boundary_faces(const StateView& q);

@@ -70,7 +70,8 @@ DgOperator<N>::DgOperator(const mesh::LocalMesh& mesh, const Basis<N>& basis,
   // face kernels form it (own_flux), so it is not stored.
   if (!split_form_) flux_ = DeviceView<Real***>("dg::volume_flux", elements_, 3 * physics::nvar, L::nodes);
   surface_ = DeviceView<Real****>("dg::surface", elements_, 6, physics::nvar, L::face_nodes);
-  if (split_form_) points_ = DeviceView<Real***>("dg::split_points", elements_, 7, L::nodes);
+  if (split_form_ && split_kernel_ == SplitKernel::nodes)
+    points_ = DeviceView<Real***>("dg::split_points", elements_, 7, L::nodes);
   halo_ = std::make_unique<mesh::HaloExchange>(mesh, physics::nvar * L::face_nodes, comm);
   if (viscous_) {
     gvars_ = DeviceView<Real***>("dg::gradient_variables", elements_, physics::ngrad, L::nodes);
@@ -133,6 +134,10 @@ void DgOperator<N>::start_halo_exchange(const StateView& q) {
 template <int N>
 void DgOperator<N>::volume_integral(const StateView& q, const StateView& dq) {
   ScopedTimer timer(timers_, "volume");
+  if (split_form_ && split_kernel_ == SplitKernel::lines) {
+    volume_integral_split_lines(q, dq);
+    return;
+  }
   const auto F = flux_;
   const auto P = points_;
   const auto g = gvars_;
@@ -197,19 +202,14 @@ KOKKOS_INLINE_FUNCTION void add_split_terms(const Basis<N>& b, const Points& P, 
 /// order, as add_split_terms for each node of the line, but each two-point flux is formed
 /// once for both of its nodes (F#(a, b) = F#(b, a) bit for bit: every operation in it is
 /// symmetric in a and b), N + 1 choose 2 + N + 1 fluxes instead of (N + 1)^2.
-template <int D, int N, class Points, class Acc>
-KOKKOS_INLINE_FUNCTION void add_split_line(const Basis<N>& b, const Points& P, const Acc& acc, int e, int first,
-                                           int stride, Real scale) {
+template <int D, int N, class Acc>
+KOKKOS_INLINE_FUNCTION void add_split_line(const Basis<N>& b, const physics::SplitPoint* points, const Acc& acc,
+                                           int e, int first, int stride, Real scale) {
   constexpr int n1 = N + 1;
-  physics::SplitPoint point[n1];
-  for (int a = 0; a < n1; ++a) {
-    const int node = first + a * stride;
-    point[a] = physics::SplitPoint{P(e, 0, node), {P(e, 1, node), P(e, 2, node), P(e, 3, node)},
-                                   P(e, 4, node), P(e, 5, node), P(e, 6, node)};
-  }
   physics::Cons f[n1][n1];  // f[a][m] for m >= a
   for (int a = 0; a < n1; ++a)
-    for (int m = a; m < n1; ++m) f[a][m] = physics::kennedy_gruber(point[a], point[m], D);
+    for (int m = a; m < n1; ++m)
+      f[a][m] = physics::kennedy_gruber(points[first + a * stride], points[first + m * stride], D);
   for (int a = 0; a < n1; ++a) {
     const int node = first + a * stride;
     physics::Cons sum;
@@ -223,33 +223,53 @@ KOKKOS_INLINE_FUNCTION void add_split_line(const Basis<N>& b, const Points& P, c
   }
 }
 
+/// Split form, by lines of nodes, one element per thread (host backends): the pointwise
+/// pass and the flux differencing in one kernel, the split-form points of the element
+/// kept in a local array (never stored), the gradient variables written for the viscous
+/// phases. The same bits as the pointwise pass followed by the per-node kernel (tested).
+template <int N>
+void DgOperator<N>::volume_integral_split_lines(const StateView& q, const StateView& dq) {
+  const auto g = gvars_;
+  const bool theta = theta_gradient_;
+  const auto aux = aux_;
+  const Basis<N> b = basis_;
+  const Real s0 = two_over_h_[0], s1 = two_over_h_[1], s2 = two_over_h_[2];
+  parallel_for("dg::volume_integral_split_lines", elements_, KOKKOS_LAMBDA(const int e) {
+    constexpr int n1 = L::n1;
+    physics::SplitPoint points[L::nodes];
+    for (int n = 0; n < L::nodes; ++n) {
+      const physics::Cons s = load(q, e, n);
+      const physics::Aux a = load_aux(aux, e, n);
+      const physics::Prim w = physics::primitive(s, a.phi);
+      if (g.extent(0) > 0) {
+        const physics::Vec<physics::ngrad> v = physics::gradient_variables(w, theta);
+        for (int k = 0; k < physics::ngrad; ++k) g(e, k, n) = v[k];
+      }
+      points[n] = physics::split_point(s, w, a.p_ref);
+    }
+    // dq holds the sum of the terms until the last line, then its negative.
+    for (int v = 0; v < physics::nvar; ++v)
+      for (int n = 0; n < L::nodes; ++n) dq(e, v, n) = 0;
+    for (int k = 0; k < n1; ++k)
+      for (int j = 0; j < n1; ++j) add_split_line<0>(b, points, dq, e, L::node(0, j, k), 1, s0);
+    for (int k = 0; k < n1; ++k)
+      for (int i = 0; i < n1; ++i) add_split_line<1>(b, points, dq, e, L::node(i, 0, k), n1, s1);
+    for (int j = 0; j < n1; ++j)
+      for (int i = 0; i < n1; ++i) add_split_line<2>(b, points, dq, e, L::node(i, j, 0), n1 * n1, s2);
+    for (int v = 0; v < physics::nvar; ++v)
+      for (int n = 0; n < L::nodes; ++n) dq(e, v, n) = -dq(e, v, n);
+  });
+}
+
 /// Split form: dq_i = -sum_d (2/h_d) sum_m 2 D_im F#(q_i, q_m) along d (flux
 /// differencing; Gassner, Winters & Kopriva 2016, eq. 3.20), surface terms as before.
-/// Two kernels with the same bits (tested): by lines of nodes, one element per thread,
-/// each two-point flux formed once (host backends); or node by node, each thread
-/// forming its node's fluxes (devices, where a thread per node keeps loads coalesced).
+/// Node by node, each thread forming its node's fluxes from the stored points (devices,
+/// where a thread per node keeps loads coalesced; host backends use the line kernel).
 template <int N>
 void DgOperator<N>::volume_integral_split(const StateView& dq) {
   const auto P = points_;
   const Basis<N> b = basis_;
   const Real s0 = two_over_h_[0], s1 = two_over_h_[1], s2 = two_over_h_[2];
-  if (split_kernel_ == SplitKernel::lines) {
-    // dq holds the sum of the terms until the last line, then its negative.
-    parallel_for("dg::volume_integral_split_lines", elements_, KOKKOS_LAMBDA(const int e) {
-      constexpr int n1 = L::n1;
-      for (int v = 0; v < physics::nvar; ++v)
-        for (int n = 0; n < L::nodes; ++n) dq(e, v, n) = 0;
-      for (int k = 0; k < n1; ++k)
-        for (int j = 0; j < n1; ++j) add_split_line<0>(b, P, dq, e, L::node(0, j, k), 1, s0);
-      for (int k = 0; k < n1; ++k)
-        for (int i = 0; i < n1; ++i) add_split_line<1>(b, P, dq, e, L::node(i, 0, k), n1, s1);
-      for (int j = 0; j < n1; ++j)
-        for (int i = 0; i < n1; ++i) add_split_line<2>(b, P, dq, e, L::node(i, j, 0), n1 * n1, s2);
-      for (int v = 0; v < physics::nvar; ++v)
-        for (int n = 0; n < L::nodes; ++n) dq(e, v, n) = -dq(e, v, n);
-    });
-    return;
-  }
   parallel_for_nodes<L::n1>("dg::volume_integral_split", elements_,
                            KOKKOS_LAMBDA(const int e, const int i, const int j, const int k) {
     const int n = L::node(i, j, k);
