@@ -70,6 +70,20 @@ Real parallel_min(const std::string& label, int n, const Body& body) {
   return result;
 }
 
+/// Maximum of body(i) over i in [0, n) (0 when n = 0); exact, hence reproducible.
+template <class Body>
+Real parallel_max(const std::string& label, int n, const Body& body) {
+  Real result = 0;
+  Kokkos::parallel_reduce(
+      label, Kokkos::RangePolicy<ExecSpace>(0, n),
+      KOKKOS_LAMBDA(const int i, Real& m) {
+        const Real v = body(i);
+        if (v > m) m = v;
+      },
+      Kokkos::Max<Real>(result));
+  return result;
+}
+
 /// Maximum of body(i, j) over [0, n0) x [0, n1); exact, hence reproducible.
 template <class Body>
 Real parallel_max(const std::string& label, int n0, int n1, const Body& body) {

@@ -26,10 +26,16 @@ namespace squall::dg {
 
 enum class Closure { constant, smagorinsky, vreman };
 
-/// How the split-form volume kernel is laid out (the same bits either way): one element
-/// per thread by lines of nodes, each two-point flux formed once and the element's points
-/// kept local (host backends), or one thread per node from stored points (devices).
-enum class SplitKernel { lines, nodes };
+template <int N, class ClosureModel>
+struct NodeViscousFlux;
+
+/// How the element-local kernels (split-form volume term, lifting with the viscous flux
+/// and its divergence) are laid out; the bits are the same either way (tested).
+/// elements: one element per thread, intermediate values of the element in local arrays
+/// (split-form points, two-point fluxes formed once per pair, the viscous flux), which
+/// suits CPU caches. nodes: one thread per node, intermediate values in stored arrays,
+/// which suits GPUs (coalesced loads, many threads).
+enum class KernelLayout { elements, nodes };
 
 /// sum_m D[i][m] f(e, c, node n with its index along d replaced by m), i the index of n
 /// along d: the derivative along d of component c of a nodal field, on the reference element.
@@ -66,7 +72,7 @@ KOKKOS_INLINE_FUNCTION constexpr int vflux_index(int d, int v) { return d * nvfl
 struct OperatorOptions {
   Real gravity = 0;         ///< [m s^-2] scales the buoyancy source (0: off)
   bool split_form = false;  ///< Kennedy-Gruber flux differencing instead of the standard volume term
-  SplitKernel split_kernel = host_backend ? SplitKernel::lines : SplitKernel::nodes;
+  KernelLayout kernel_layout = host_backend ? KernelLayout::elements : KernelLayout::nodes;
   Real viscosity = 0;       ///< kinematic viscosity nu [m^2 s^-1] (0: Euler, no viscous phases)
   Real prandtl = 0.71;      ///< nu / kappa
   Closure closure = Closure::constant;  ///< subgrid model (needs viscous phases: see viscous())
@@ -126,11 +132,18 @@ class DgOperator {
   // Viscous phases (BR1; solver/dg_viscous_impl.hpp), only when viscosity > 0.
   void gradients_local();
   void gradients_remote(const StateView& q);
-  void viscous_fluxes_local(const StateView& dq);
+  void viscous_fluxes_local(const StateView& q, const StateView& dq);
   void viscous_fluxes_remote(const StateView& q);
   void wall_heat_rate(const StateView& q);
+  template <class F>
+  void with_closure(const F& f) const;
+  template <class ClosureModel>
+  NodeViscousFlux<N, ClosureModel> node_viscous_flux(const StateView& q, const ClosureModel& closure) const;
   template <class ClosureModel>
   void lift_and_viscous_flux(const StateView& q, const ClosureModel& closure);
+  template <class ClosureModel>
+  Real lift_viscous_volume(const StateView& q, const StateView& dq, const ClosureModel& closure,
+                           const DeviceView<int*>& list);
 
  private:
   int elements_;
@@ -138,7 +151,7 @@ class DgOperator {
   Real two_over_h_[3];
   Real gravity_;
   bool split_form_;
-  SplitKernel split_kernel_;
+  KernelLayout kernel_layout_;
   Real viscosity_, diffusivity_;
   bool viscous_;
   Closure closure_;
@@ -166,6 +179,8 @@ class DgOperator {
   // Viscous work arrays.
   DeviceView<Real***> gvars_;          ///< u, v, w, T per node: (element, var, node)
   DeviceView<Real****> grad_surface_;  ///< g* - g per element face: (element, face, var, face node)
+  DeviceView<int*> halo_elements_;   ///< elements with an MPI face (element layout: lifted first)
+  DeviceView<int*> inner_elements_;  ///< the others
   DeviceView<Real***> vflux_;          ///< F_v,d per node: (element, vflux_index(d, v), node)
   std::unique_ptr<mesh::HaloExchange> viscous_halo_;  ///< F_v traces on MPI faces
   Timers& timers_;

@@ -22,7 +22,7 @@ DgOperator<N>::DgOperator(const mesh::LocalMesh& mesh, const Basis<N>& basis,
       basis_(basis),
       gravity_(options.gravity),
       split_form_(options.split_form),
-      split_kernel_(options.split_kernel),
+      kernel_layout_(options.kernel_layout),
       viscosity_(options.viscosity),
       diffusivity_(options.viscosity / options.prandtl),
       viscous_(options.viscous()),
@@ -70,7 +70,7 @@ DgOperator<N>::DgOperator(const mesh::LocalMesh& mesh, const Basis<N>& basis,
   // face kernels form it (own_flux), so it is not stored.
   if (!split_form_) flux_ = DeviceView<Real***>("dg::volume_flux", elements_, 3 * physics::nvar, L::nodes);
   surface_ = DeviceView<Real****>("dg::surface", elements_, 6, physics::nvar, L::face_nodes);
-  if (split_form_ && split_kernel_ == SplitKernel::nodes)
+  if (split_form_ && kernel_layout_ == KernelLayout::nodes)
     points_ = DeviceView<Real***>("dg::split_points", elements_, 7, L::nodes);
   halo_ = std::make_unique<mesh::HaloExchange>(mesh, physics::nvar * L::face_nodes, comm);
   if (viscous_) {
@@ -78,6 +78,19 @@ DgOperator<N>::DgOperator(const mesh::LocalMesh& mesh, const Basis<N>& basis,
     grad_surface_ = DeviceView<Real****>("dg::gradient_surface", elements_, 6, physics::ngrad, L::face_nodes);
     vflux_ = DeviceView<Real***>("dg::viscous_flux", elements_, 3 * nvflux, L::nodes);
     viscous_halo_ = std::make_unique<mesh::HaloExchange>(mesh, nvflux * L::face_nodes, comm);
+    const auto to_device = [](const char* label, const std::vector<int>& values) {
+      DeviceView<int*> view(std::string(label), values.size());
+      const auto host = Kokkos::create_mirror_view(view);
+      for (std::size_t i = 0; i < values.size(); ++i) host(i) = values[i];
+      Kokkos::deep_copy(view, host);
+      return view;
+    };
+    std::vector<char> on_mpi_face(elements_, 0);
+    for (const auto& face : mesh.mpi_faces()) on_mpi_face[face.element] = 1;
+    std::vector<int> halo, inner;
+    for (int e = 0; e < elements_; ++e) (on_mpi_face[e] ? halo : inner).push_back(e);
+    halo_elements_ = to_device("dg::halo_elements", halo);
+    inner_elements_ = to_device("dg::inner_elements", inner);
   }
 }
 
@@ -103,7 +116,7 @@ void DgOperator<N>::operator()(Real /*t*/, const FlatView& q_flat, const FlatVie
   boundary_faces(q);
   if (viscous_) {
     gradients_remote(q);
-    viscous_fluxes_local(dq);  // starts the exchange of the viscous flux traces
+    viscous_fluxes_local(q, dq);  // starts the exchange of the viscous flux traces
     {
       ScopedTimer timer(timers_, "halo_wait", false);
       viscous_halo_->finish();
@@ -134,7 +147,7 @@ void DgOperator<N>::start_halo_exchange(const StateView& q) {
 template <int N>
 void DgOperator<N>::volume_integral(const StateView& q, const StateView& dq) {
   ScopedTimer timer(timers_, "volume");
-  if (split_form_ && split_kernel_ == SplitKernel::lines) {
+  if (split_form_ && kernel_layout_ == KernelLayout::elements) {
     volume_integral_split_lines(q, dq);
     return;
   }

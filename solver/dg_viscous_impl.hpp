@@ -64,18 +64,27 @@ void DgOperator<N>::gradients_remote(const StateView& q) {
                  for (int k = 0; k < physics::ngrad; ++k) SG(e, lf, k, m) = jump[k];
                  if (!theta) SG(e, lf, 4, m) = 0;
                });
-  // Lift the face terms into the gradients, then the viscous flux at every node, with
-  // the eddy viscosity of the chosen closure (one kernel instantiation per closure).
+  // Node layout: lift the face terms into the gradients, then the viscous flux at every
+  // node, stored (the element layout does this in viscous_fluxes_local, element by element).
+  if (kernel_layout_ == KernelLayout::nodes)
+    with_closure([&](const auto& closure) { lift_and_viscous_flux(q, closure); });
+}
+
+/// f(closure model) with the eddy viscosity model of the chosen closure (one kernel
+/// instantiation per closure).
+template <int N>
+template <class F>
+void DgOperator<N>::with_closure(const F& f) const {
   const Real delta = std::cbrt(delta_volume_) / (N + 1);
   switch (closure_) {
     case Closure::constant:
-      lift_and_viscous_flux(q, physics::ConstantViscosity{prandtl_t_});
+      f(physics::ConstantViscosity{prandtl_t_});
       break;
     case Closure::smagorinsky:
-      lift_and_viscous_flux(q, physics::Smagorinsky{cs_ * cs_ * delta * delta, prandtl_t_, gravity_});
+      f(physics::Smagorinsky{cs_ * cs_ * delta * delta, prandtl_t_, gravity_});
       break;
     case Closure::vreman:
-      lift_and_viscous_flux(q, physics::Vreman{Real(2.5) * cs_ * cs_, delta * delta, prandtl_t_});
+      f(physics::Vreman{Real(2.5) * cs_ * cs_, delta * delta, prandtl_t_});
       break;
   }
 }
@@ -105,60 +114,143 @@ KOKKOS_INLINE_FUNCTION void lift_gradient_along(const Basis<N>& b, const G& g, c
   gr.dtheta[D] = volume[4] + extra[4];
 }
 
-/// F_v,D at node n of element e into the viscous flux array (no density component).
-template <int D, class FluxView>
-KOKKOS_INLINE_FUNCTION void store_viscous_flux(const FluxView& fv, int e, int n, const physics::Prim& w,
-                                               const physics::Gradients& gr, Real nu, Real kappa,
-                                               bool theta_diffusion, Real exner_p) {
-  const physics::Cons f = physics::viscous_flux(w, gr, nu, kappa, D, theta_diffusion, exner_p);
-  for (int v = 1; v < physics::nvar; ++v) fv(e, vflux_index(D, v), n) = f[v];
-}
+/// The lifted gradients and the viscous flux F_v,d (d = 0, 1, 2; no density component) at
+/// one node, with the eddy viscosity of ClosureModel: what both kernel layouts compute.
+template <int N, class ClosureModel>
+struct NodeViscousFlux {
+  using L = Layout<N>;
+  DeviceView<Real***> g;    ///< gradient variables (element, var, node)
+  DeviceView<Real****> sg;  ///< g* - g per element face
+  StateView q;
+  AuxView aux;
+  Basis<N> b;
+  Real s0, s1, s2;  ///< 2 / h_d
+  Real l0, l1, l2;  ///< (2 / h_d) / w_0
+  Real nu, kappa;
+  bool lift_T, lift_theta, need_exner, theta_diffusion;
+  ClosureModel closure;
 
-template <int N>
-template <class ClosureModel>
-void DgOperator<N>::lift_and_viscous_flux(const StateView& q, const ClosureModel& closure) {
-  const auto g = gvars_;
-  const auto SG = grad_surface_;
-  const auto aux = aux_;
-  const Basis<N> b = basis_;
-  const Real s0 = two_over_h_[0], s1 = two_over_h_[1], s2 = two_over_h_[2];
-  // Lift only the gradients something uses: grad T feeds the heat flux unless heat
-  // diffuses down grad theta; grad theta feeds that heat flux and Smagorinsky's Ri.
-  const bool lift_T = !theta_diffusion_, lift_theta = theta_gradient_;
-  // Pi(p) once per node, for theta diffusion and the closure (the same bits as forming it
-  // where used, without a pow per use).
-  const bool need_exner = theta_diffusion_ || closure_ == Closure::smagorinsky;
-  const Real l0 = two_over_h_[0] / basis_.w[0], l1 = two_over_h_[1] / basis_.w[0],
-             l2 = two_over_h_[2] / basis_.w[0];
-  const Real nu = viscosity_, kappa = diffusivity_;
-  const bool theta_diffusion = theta_diffusion_;
-  const auto FV = vflux_;
-  // Writes F_v at every node and returns the largest total diffusivity on the way.
-  max_diffusivity_ = parallel_max_nodes<L::n1>("dg::gradient_lift_viscous_flux", elements_,
-                                              KOKKOS_LAMBDA(const int e, const int ni, const int nj, const int nk) {
-    const int n = L::node(ni, nj, nk);
+  /// Fills f[d][v - 1] with component v of F_v,d at node (i, j, k) of element e and
+  /// returns the node's largest total diffusivity max(nu + nu_t, kappa + kappa_t).
+  KOKKOS_INLINE_FUNCTION Real operator()(int e, int i, int j, int k, Real (&f)[3][nvflux]) const {
     physics::Gradients gr;
-    lift_gradient_along<0>(b, g, SG, e, ni, nj, nk, s0, l0, lift_T, lift_theta, gr);
-    lift_gradient_along<1>(b, g, SG, e, ni, nj, nk, s1, l1, lift_T, lift_theta, gr);
-    lift_gradient_along<2>(b, g, SG, e, ni, nj, nk, s2, l2, lift_T, lift_theta, gr);
+    lift_gradient_along<0>(b, g, sg, e, i, j, k, s0, l0, lift_T, lift_theta, gr);
+    lift_gradient_along<1>(b, g, sg, e, i, j, k, s1, l1, lift_T, lift_theta, gr);
+    lift_gradient_along<2>(b, g, sg, e, i, j, k, s2, l2, lift_T, lift_theta, gr);
+    const int n = L::node(i, j, k);
     const physics::Prim w = physics::primitive(load(q, e, n), aux(e, 2, n));
     const Real exner_p = need_exner ? physics::exner(w.p) : Real(1);
     const Real nu_t = closure.nu_t(w, exner_p, gr);
     const Real nu_total = nu + nu_t, kappa_total = kappa + nu_t / closure.prandtl_t;
-    store_viscous_flux<0>(FV, e, n, w, gr, nu_total, kappa_total, theta_diffusion, exner_p);
-    store_viscous_flux<1>(FV, e, n, w, gr, nu_total, kappa_total, theta_diffusion, exner_p);
-    store_viscous_flux<2>(FV, e, n, w, gr, nu_total, kappa_total, theta_diffusion, exner_p);
+    store<0>(w, gr, nu_total, kappa_total, exner_p, f);
+    store<1>(w, gr, nu_total, kappa_total, exner_p, f);
+    store<2>(w, gr, nu_total, kappa_total, exner_p, f);
     return math::max(nu_total, kappa_total);
+  }
+  template <int D>
+  KOKKOS_INLINE_FUNCTION void store(const physics::Prim& w, const physics::Gradients& gr, Real nu_total,
+                                    Real kappa_total, Real exner_p, Real (&f)[3][nvflux]) const {
+    const physics::Cons fd = physics::viscous_flux(w, gr, nu_total, kappa_total, D, theta_diffusion, exner_p);
+    for (int v = 1; v < physics::nvar; ++v) f[D][v - 1] = fd[v];
+  }
+};
+
+template <int N>
+template <class ClosureModel>
+NodeViscousFlux<N, ClosureModel> DgOperator<N>::node_viscous_flux(const StateView& q,
+                                                                 const ClosureModel& closure) const {
+  NodeViscousFlux<N, ClosureModel> nv{gvars_, grad_surface_, q, aux_, basis_,
+                                      two_over_h_[0], two_over_h_[1], two_over_h_[2],
+                                      two_over_h_[0] / basis_.w[0], two_over_h_[1] / basis_.w[0],
+                                      two_over_h_[2] / basis_.w[0], viscosity_, diffusivity_,
+                                      // Lift only the gradients something uses: grad T feeds the heat
+                                      // flux unless heat diffuses down grad theta; grad theta feeds that
+                                      // heat flux and Smagorinsky's Ri.
+                                      !theta_diffusion_, theta_gradient_,
+                                      // Pi(p) once per node, for theta diffusion and Smagorinsky.
+                                      theta_diffusion_ || closure_ == Closure::smagorinsky, theta_diffusion_,
+                                      closure};
+  return nv;
+}
+
+/// Node layout: F_v at every node into the viscous flux array; returns the largest total
+/// diffusivity.
+template <int N>
+template <class ClosureModel>
+void DgOperator<N>::lift_and_viscous_flux(const StateView& q, const ClosureModel& closure) {
+  const auto nv = node_viscous_flux(q, closure);
+  const auto FV = vflux_;
+  max_diffusivity_ = parallel_max_nodes<L::n1>("dg::gradient_lift_viscous_flux", elements_,
+                                              KOKKOS_LAMBDA(const int e, const int i, const int j, const int k) {
+    Real f[3][nvflux];
+    const Real largest = nv(e, i, j, k, f);
+    const int n = L::node(i, j, k);
+    for (int d = 0; d < 3; ++d)
+      for (int v = 1; v < physics::nvar; ++v) FV(e, vflux_index(d, v), n) = f[d][v - 1];
+    return largest;
+  });
+}
+
+/// Element layout, for the elements in `list`: the lifted gradients and F_v of each node
+/// into an element-local array, its traces on the element's faces (what the face kernels
+/// and the halo read) into the viscous flux array, and dq += (2/h_d) D F_v,d, in one
+/// kernel; returns the largest total diffusivity. The same bits as lift_and_viscous_flux
+/// followed by the node layout's volume term.
+template <int N>
+template <class ClosureModel>
+Real DgOperator<N>::lift_viscous_volume(const StateView& q, const StateView& dq, const ClosureModel& closure,
+                                        const DeviceView<int*>& list) {
+  const auto nv = node_viscous_flux(q, closure);
+  const auto FV = vflux_;
+  const Basis<N> b = basis_;
+  const Real s0 = two_over_h_[0], s1 = two_over_h_[1], s2 = two_over_h_[2];
+  return parallel_max("dg::lift_viscous_volume", static_cast<int>(list.extent(0)), KOKKOS_LAMBDA(const int t) {
+    constexpr int n1 = L::n1;
+    const int e = list(t);
+    Real fv[3 * nvflux][L::nodes];  // F_v of the element: (vflux_index(d, v), node)
+    Real largest = 0;
+    for (int k = 0; k < n1; ++k)
+      for (int j = 0; j < n1; ++j)
+        for (int i = 0; i < n1; ++i) {
+          Real f[3][nvflux];
+          largest = math::max(largest, nv(e, i, j, k, f));
+          const int n = L::node(i, j, k);
+          for (int d = 0; d < 3; ++d)
+            for (int v = 1; v < physics::nvar; ++v) fv[vflux_index(d, v)][n] = f[d][v - 1];
+        }
+    // F_v,d on the two faces normal to d, for the face kernels and the halo.
+    for (int lf = 0; lf < 6; ++lf)
+      for (int m = 0; m < L::face_nodes; ++m) {
+        const int n = L::volume_node_of(m, lf);
+        for (int v = 1; v < physics::nvar; ++v) FV(e, vflux_index(lf / 2, v), n) = fv[vflux_index(lf / 2, v)][n];
+      }
+    const auto local = [&](int, int c, int n) { return fv[c][n]; };
+    for (int k = 0; k < n1; ++k)
+      for (int j = 0; j < n1; ++j)
+        for (int i = 0; i < n1; ++i) {
+          const int n = L::node(i, j, k);
+          for (int v = 1; v < physics::nvar; ++v) {
+            Real sum = 0;  // as in viscous_fluxes_local's node layout
+            sum += s0 * derivative_at(b, local, e, vflux_index(0, v), i, j, k, 0);
+            sum += s1 * derivative_at(b, local, e, vflux_index(1, v), i, j, k, 1);
+            sum += s2 * derivative_at(b, local, e, vflux_index(2, v), i, j, k, 2);
+            dq(e, v, n) += sum;
+          }
+        }
+    return largest;
   });
 }
 
 template <int N>
-void DgOperator<N>::viscous_fluxes_local(const StateView& dq) {
+void DgOperator<N>::viscous_fluxes_local(const StateView& q, const StateView& dq) {
   ScopedTimer timer(timers_, "viscous");
   const auto FV = vflux_;
   const auto S = surface_;
   const auto mpi = mpi_;
   const auto interior = interior_;
+  // Element layout: first the elements on MPI faces, whose traces the neighbours wait for.
+  if (kernel_layout_ == KernelLayout::elements)
+    with_closure([&](const auto& closure) { max_diffusivity_ = lift_viscous_volume(q, dq, closure, halo_elements_); });
   // Start the exchange of this rank's viscous flux traces (normal component).
   const auto send = viscous_halo_->send_buffer();
   parallel_for("dg::pack_viscous_halo", static_cast<int>(mpi.extent(0)), L::face_nodes,
@@ -169,20 +261,26 @@ void DgOperator<N>::viscous_fluxes_local(const StateView& dq) {
                    send(f, (v - 1) * L::face_nodes + m) = FV(mpi(f, 0), vflux_index(d, v), n);
                });
   viscous_halo_->start();
-  // Volume: dq += (2/h_d) D F_v,d.
-  const Basis<N> b = basis_;
-  const Real s0 = two_over_h_[0], s1 = two_over_h_[1], s2 = two_over_h_[2];
-  parallel_for_nodes<L::n1>("dg::viscous_volume", elements_,
-                           KOKKOS_LAMBDA(const int e, const int i, const int j, const int k) {
-    const int n = L::node(i, j, k);
-    for (int v = 1; v < physics::nvar; ++v) {
-      Real sum = 0;  // the directions in order, as literal constants (no runtime index)
-      sum += s0 * derivative_at(b, FV, e, vflux_index(0, v), i, j, k, 0);
-      sum += s1 * derivative_at(b, FV, e, vflux_index(1, v), i, j, k, 1);
-      sum += s2 * derivative_at(b, FV, e, vflux_index(2, v), i, j, k, 2);
-      dq(e, v, n) += sum;
-    }
-  });
+  // Volume: dq += (2/h_d) D F_v,d (element layout: the other elements, lifting included).
+  if (kernel_layout_ == KernelLayout::elements) {
+    with_closure([&](const auto& closure) {
+      max_diffusivity_ = math::max(max_diffusivity_, lift_viscous_volume(q, dq, closure, inner_elements_));
+    });
+  } else {
+    const Basis<N> b = basis_;
+    const Real s0 = two_over_h_[0], s1 = two_over_h_[1], s2 = two_over_h_[2];
+    parallel_for_nodes<L::n1>("dg::viscous_volume", elements_,
+                             KOKKOS_LAMBDA(const int e, const int i, const int j, const int k) {
+      const int n = L::node(i, j, k);
+      for (int v = 1; v < physics::nvar; ++v) {
+        Real sum = 0;  // the directions in order, as literal constants (no runtime index)
+        sum += s0 * derivative_at(b, FV, e, vflux_index(0, v), i, j, k, 0);
+        sum += s1 * derivative_at(b, FV, e, vflux_index(1, v), i, j, k, 1);
+        sum += s2 * derivative_at(b, FV, e, vflux_index(2, v), i, j, k, 2);
+        dq(e, v, n) += sum;
+      }
+    });
+  }
   // Faces: the surface term of the total flux F - F_v gets -(F_v* - F_v).
   parallel_for("dg::viscous_interior_faces", static_cast<int>(interior.extent(0)), L::face_nodes,
                KOKKOS_LAMBDA(const int f, const int m) {
