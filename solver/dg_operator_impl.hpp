@@ -211,13 +211,13 @@ KOKKOS_INLINE_FUNCTION void add_split_terms(const Basis<N>& b, const Points& P, 
 }
 
 /// The flux-differencing terms of one line of nodes along the compile-time direction D
-/// (nodes first + m stride), added to acc(e, v, node): the same terms, added in the same
+/// (nodes first + m stride), weight[a][m] = 2 (2/h_D) D_am, added to acc(e, v, node): the same terms, added in the same
 /// order, as add_split_terms for each node of the line, but each two-point flux is formed
 /// once for both of its nodes (F#(a, b) = F#(b, a) bit for bit: every operation in it is
 /// symmetric in a and b), N + 1 choose 2 + N + 1 fluxes instead of (N + 1)^2.
 template <int D, int N, class Acc>
-KOKKOS_INLINE_FUNCTION void add_split_line(const Basis<N>& b, const physics::SplitPoint* points, const Acc& acc,
-                                           int e, int first, int stride, Real scale) {
+KOKKOS_INLINE_FUNCTION void add_split_line(const Real (&weight)[N + 1][N + 1], const physics::SplitPoint* points,
+                                           const Acc& acc, int e, int first, int stride) {
   constexpr int n1 = N + 1;
   physics::Cons f[n1][n1];  // f[a][m] for m >= a
   for (int a = 0; a < n1; ++a)
@@ -229,8 +229,7 @@ KOKKOS_INLINE_FUNCTION void add_split_line(const Basis<N>& b, const physics::Spl
     for (int v = 0; v < physics::nvar; ++v) sum[v] = acc(e, v, node);
     for (int m = 0; m < n1; ++m) {
       const physics::Cons& fm = m >= a ? f[a][m] : f[m][a];
-      const Real weight = 2 * scale * b.D[a][m];
-      for (int v = 0; v < physics::nvar; ++v) sum[v] += weight * fm[v];
+      for (int v = 0; v < physics::nvar; ++v) sum[v] += weight[a][m] * fm[v];
     }
     for (int v = 0; v < physics::nvar; ++v) acc(e, v, node) = sum[v];
   }
@@ -249,6 +248,10 @@ void DgOperator<N>::volume_integral_split_lines(const StateView& q, const StateV
   const Real s0 = two_over_h_[0], s1 = two_over_h_[1], s2 = two_over_h_[2];
   parallel_for("dg::volume_integral_split_lines", elements_, KOKKOS_LAMBDA(const int e) {
     constexpr int n1 = L::n1;
+    Real w0[n1][n1], w1[n1][n1], w2[n1][n1];  // 2 (2/h_d) D_am, as add_split_terms forms them
+    for (int a = 0; a < n1; ++a)
+      for (int m = 0; m < n1; ++m)
+        w0[a][m] = 2 * s0 * b.D[a][m], w1[a][m] = 2 * s1 * b.D[a][m], w2[a][m] = 2 * s2 * b.D[a][m];
     physics::SplitPoint points[L::nodes];
     for (int n = 0; n < L::nodes; ++n) {
       const physics::Cons s = load(q, e, n);
@@ -264,11 +267,11 @@ void DgOperator<N>::volume_integral_split_lines(const StateView& q, const StateV
     for (int v = 0; v < physics::nvar; ++v)
       for (int n = 0; n < L::nodes; ++n) dq(e, v, n) = 0;
     for (int k = 0; k < n1; ++k)
-      for (int j = 0; j < n1; ++j) add_split_line<0>(b, points, dq, e, L::node(0, j, k), 1, s0);
+      for (int j = 0; j < n1; ++j) add_split_line<0, N>(w0, points, dq, e, L::node(0, j, k), 1);
     for (int k = 0; k < n1; ++k)
-      for (int i = 0; i < n1; ++i) add_split_line<1>(b, points, dq, e, L::node(i, 0, k), n1, s1);
+      for (int i = 0; i < n1; ++i) add_split_line<1, N>(w1, points, dq, e, L::node(i, 0, k), n1);
     for (int j = 0; j < n1; ++j)
-      for (int i = 0; i < n1; ++i) add_split_line<2>(b, points, dq, e, L::node(i, j, 0), n1 * n1, s2);
+      for (int i = 0; i < n1; ++i) add_split_line<2, N>(w2, points, dq, e, L::node(i, j, 0), n1 * n1);
     for (int v = 0; v < physics::nvar; ++v)
       for (int n = 0; n < L::nodes; ++n) dq(e, v, n) = -dq(e, v, n);
   });
@@ -376,16 +379,20 @@ void DgOperator<N>::surface_lift(const StateView& dq) {
   // (2/h_d) / w_0 per direction; w_0 = w_N for LGL.
   const Real l0 = two_over_h_[0] / basis_.w[0], l1 = two_over_h_[1] / basis_.w[0],
              l2 = two_over_h_[2] / basis_.w[0];
-  parallel_for("dg::surface_lift", elements_, L::nodes, KOKKOS_LAMBDA(const int e, const int n) {
-    const Real lift[3] = {l0, l1, l2};
-    for (int d = 0; d < 3; ++d) {
-      const int i = L::index(n, d);
-      if (i != 0 && i != N) continue;
-      const int m = L::face_node_of(n, d);
-      const int lf = 2 * d + (i == N ? 1 : 0);
-      const Real sign = i == N ? -1 : 1;
-      for (int v = 0; v < physics::nvar; ++v) dq(e, v, n) += sign * lift[d] * S(e, lf, v, m);
-    }
+  // Directions in order 0, 1, 2 at every node (edges and corners get several terms).
+  parallel_for_nodes<L::n1>("dg::surface_lift", elements_,
+                           KOKKOS_LAMBDA(const int e, const int i, const int j, const int k) {
+    const int n = L::node(i, j, k);
+    // The end node `index` along a direction with lifting factor `lift`, face node m.
+    const auto add = [&](int index, int d, Real lift, int m) {
+      if (index != 0 && index != N) return;
+      const int lf = 2 * d + (index == N ? 1 : 0);
+      const Real sign = index == N ? -1 : 1;
+      for (int v = 0; v < physics::nvar; ++v) dq(e, v, n) += sign * lift * S(e, lf, v, m);
+    };
+    add(i, 0, l0, j + L::n1 * k);
+    add(j, 1, l1, i + L::n1 * k);
+    add(k, 2, l2, i + L::n1 * j);
   });
 }
 
