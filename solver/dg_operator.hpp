@@ -179,6 +179,7 @@ class DgOperator {
   // Viscous work arrays.
   DeviceView<Real***> gvars_;          ///< u, v, w, T per node: (element, var, node)
   DeviceView<Real****> grad_surface_;  ///< g* - g per element face: (element, face, var, face node)
+  DeviceView<int* [6]> neighbors_;   ///< element layout: element across each interior face, else -1
   DeviceView<int*> halo_elements_;   ///< elements with an MPI face (element layout: lifted first)
   DeviceView<int*> inner_elements_;  ///< the others
   DeviceView<Real***> vflux_;          ///< F_v,d per node: (element, vflux_index(d, v), node)

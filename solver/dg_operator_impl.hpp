@@ -97,6 +97,17 @@ DgOperator<N>::DgOperator(const mesh::LocalMesh& mesh, const Basis<N>& basis,
       Kokkos::deep_copy(view, host);
       return view;
     };
+    if (kernel_layout_ == KernelLayout::elements) {  // the lifting forms interior-face jumps itself
+      neighbors_ = DeviceView<int* [6]>("dg::neighbors", elements_);
+      const auto nh = Kokkos::create_mirror_view(neighbors_);
+      for (int e = 0; e < elements_; ++e)
+        for (int lf = 0; lf < 6; ++lf) nh(e, lf) = -1;
+      for (const auto& face : mesh.interior_faces()) {
+        nh(face.element_minus, 2 * face.direction + 1) = face.element_plus;
+        nh(face.element_plus, 2 * face.direction) = face.element_minus;
+      }
+      Kokkos::deep_copy(neighbors_, nh);
+    }
     std::vector<char> on_mpi_face(elements_, 0);
     for (const auto& face : mesh.mpi_faces()) on_mpi_face[face.element] = 1;
     std::vector<int> halo, inner;
@@ -115,7 +126,7 @@ void DgOperator<N>::operator()(Real /*t*/, const FlatView& q_flat, const FlatVie
   volume_integral(q, dq);
   // 3. Interior faces (overlap the exchange); viscous: gradients from local data.
   interior_faces(q);
-  if (viscous_) gradients_local();
+  if (viscous_ && kernel_layout_ == KernelLayout::nodes) gradients_local();  // elements: in the lifting
   // 4. Finish the halo exchange.
   {
     ScopedTimer timer(timers_, "halo_wait", false);

@@ -93,17 +93,32 @@ void DgOperator<N>::with_closure(const F& f) const {
 /// normal to D the lifted face term, (outward normal sign) (2/h_D) / w_0 (g* - g). Only
 /// the gradients of T and theta that are used are formed. D is a compile-time direction
 /// so that the gradient's components stay in registers.
-template <int D, int N, class G, class SG>
-KOKKOS_INLINE_FUNCTION void lift_gradient_along(const Basis<N>& b, const G& g, const SG& sg, int e, int i, int j,
-                                                int k, Real scale, Real lift, bool lift_T, bool lift_theta,
-                                                physics::Gradients& gr) {
+/// With a neighbour table (element layout), g* - g on interior faces is formed here from
+/// both elements' values, as gradients_local forms it ({g} - g: the half jump, the minus
+/// side being the element whose high face it is); on other faces it comes from sg.
+template <int D, int N, class G, class SG, class Nb>
+KOKKOS_INLINE_FUNCTION void lift_gradient_along(const Basis<N>& b, const G& g, const SG& sg, const Nb& neighbors,
+                                                int e, int i, int j, int k, Real scale, Real lift, bool lift_T,
+                                                bool lift_theta, physics::Gradients& gr) {
+  using L = Layout<N>;
   const int index = D == 0 ? i : D == 1 ? j : k;
   Real extra[physics::ngrad] = {0, 0, 0, 0, 0};
   if (index == 0 || index == N) {
     const int lf = 2 * D + (index == N ? 1 : 0);
     const Real sign = index == N ? 1 : -1;  // outward normal of the face along D
-    const int m = D == 0 ? j + (N + 1) * k : D == 1 ? i + (N + 1) * k : i + (N + 1) * j;  // its face node
-    for (int c = 0; c < physics::ngrad; ++c) extra[c] = sign * lift * sg(e, lf, c, m);
+    const int other = neighbors.extent(0) > 0 ? neighbors(e, lf) : -1;
+    if (other >= 0) {
+      const int n = L::node(i, j, k);
+      const int across = D == 0 ? L::node(N - i, j, k) : D == 1 ? L::node(i, N - j, k) : L::node(i, j, N - k);
+      for (int c = 0; c < physics::ngrad; ++c) {
+        const Real half_jump = index == N ? 0.5 * (g(other, c, across) - g(e, c, n))   // e is the minus side
+                                          : 0.5 * (g(e, c, n) - g(other, c, across));  // e is the plus side
+        extra[c] = sign * lift * (index == N ? half_jump : -half_jump);
+      }
+    } else {
+      const int m = D == 0 ? j + (N + 1) * k : D == 1 ? i + (N + 1) * k : i + (N + 1) * j;  // its face node
+      for (int c = 0; c < physics::ngrad; ++c) extra[c] = sign * lift * sg(e, lf, c, m);
+    }
   }
   Real volume[physics::ngrad] = {0, 0, 0, 0, 0};
   for (int c = 0; c < 3; ++c) volume[c] = scale * derivative_at(b, g, e, c, i, j, k, D);
@@ -121,6 +136,7 @@ struct NodeViscousFlux {
   using L = Layout<N>;
   DeviceView<Real***> g;    ///< gradient variables (element, var, node)
   DeviceView<Real****> sg;  ///< g* - g per element face
+  DeviceView<int* [6]> neighbors;  ///< element across each interior face (element layout), else -1; empty: use sg
   StateView q;
   AuxView aux;
   Basis<N> b;
@@ -134,9 +150,9 @@ struct NodeViscousFlux {
   /// returns the node's largest total diffusivity max(nu + nu_t, kappa + kappa_t).
   KOKKOS_INLINE_FUNCTION Real operator()(int e, int i, int j, int k, Real (&f)[3][nvflux]) const {
     physics::Gradients gr;
-    lift_gradient_along<0>(b, g, sg, e, i, j, k, s0, l0, lift_T, lift_theta, gr);
-    lift_gradient_along<1>(b, g, sg, e, i, j, k, s1, l1, lift_T, lift_theta, gr);
-    lift_gradient_along<2>(b, g, sg, e, i, j, k, s2, l2, lift_T, lift_theta, gr);
+    lift_gradient_along<0>(b, g, sg, neighbors, e, i, j, k, s0, l0, lift_T, lift_theta, gr);
+    lift_gradient_along<1>(b, g, sg, neighbors, e, i, j, k, s1, l1, lift_T, lift_theta, gr);
+    lift_gradient_along<2>(b, g, sg, neighbors, e, i, j, k, s2, l2, lift_T, lift_theta, gr);
     const int n = L::node(i, j, k);
     const physics::Prim w = physics::primitive(load(q, e, n), aux(e, 2, n));
     const Real exner_p = need_exner ? physics::exner(w.p) : Real(1);
@@ -159,7 +175,7 @@ template <int N>
 template <class ClosureModel>
 NodeViscousFlux<N, ClosureModel> DgOperator<N>::node_viscous_flux(const StateView& q,
                                                                  const ClosureModel& closure) const {
-  NodeViscousFlux<N, ClosureModel> nv{gvars_, grad_surface_, q, aux_, basis_,
+  NodeViscousFlux<N, ClosureModel> nv{gvars_, grad_surface_, neighbors_, q, aux_, basis_,
                                       two_over_h_[0], two_over_h_[1], two_over_h_[2],
                                       two_over_h_[0] / basis_.w[0], two_over_h_[1] / basis_.w[0],
                                       two_over_h_[2] / basis_.w[0], viscosity_, diffusivity_,
