@@ -55,22 +55,8 @@ void parallel_for_nodes(const std::string& label, int elements, const Body& body
   }
 }
 
-/// Minimum of body(i) over i in [0, n). A minimum is exact, so it does not depend on
-/// the order of evaluation and is reproducible.
-template <class Body>
-Real parallel_min(const std::string& label, int n, const Body& body) {
-  Real result = 0;
-  Kokkos::parallel_reduce(
-      label, Kokkos::RangePolicy<ExecSpace>(0, n),
-      KOKKOS_LAMBDA(const int i, Real& m) {
-        const Real v = body(i);
-        if (v < m) m = v;
-      },
-      Kokkos::Min<Real>(result));
-  return result;
-}
-
-/// Maximum of body(i) over i in [0, n) (0 when n = 0); exact, hence reproducible.
+/// Maximum of body(i) over i in [0, n) (the lowest Real when n = 0). A maximum is
+/// exact, so it does not depend on the order of evaluation and is reproducible.
 template <class Body>
 Real parallel_max(const std::string& label, int n, const Body& body) {
   Real result = 0;
@@ -82,6 +68,12 @@ Real parallel_max(const std::string& label, int n, const Body& body) {
       },
       Kokkos::Max<Real>(result));
   return result;
+}
+
+/// Minimum of body(i) over i in [0, n): minus the maximum of -body (negation is exact).
+template <class Body>
+Real parallel_min(const std::string& label, int n, const Body& body) {
+  return -parallel_max(label, n, KOKKOS_LAMBDA(const int i) { return -body(i); });
 }
 
 /// Maximum of body(i, j) over [0, n0) x [0, n1); exact, hence reproducible.

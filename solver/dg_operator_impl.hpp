@@ -16,6 +16,15 @@ KOKKOS_INLINE_FUNCTION physics::Cons own_flux(const StateView& q, const AuxView&
   return physics::flux(s, physics::primitive(s, a.phi), a.p_ref, d);
 }
 
+/// The variables whose gradients BR1 lifts, of node n of element e, into g (when the
+/// viscous phases need them: g is empty otherwise).
+KOKKOS_INLINE_FUNCTION void store_gradient_variables(const DeviceView<Real***>& g, int e, int n,
+                                                     const physics::Prim& w, bool theta) {
+  if (g.extent(0) == 0) return;
+  const physics::Vec<physics::ngrad> v = physics::gradient_variables(w, theta);
+  for (int k = 0; k < physics::ngrad; ++k) g(e, k, n) = v[k];
+}
+
 template <int N>
 DgOperator<N>::DgOperator(const mesh::LocalMesh& mesh, const Basis<N>& basis,
                           const Geometry& geometry, AuxView aux, const OperatorOptions& options,
@@ -185,10 +194,7 @@ void DgOperator<N>::volume_integral(const StateView& q, const StateView& dq) {
     const physics::Cons s = load(q, e, n);
     const physics::Aux a = load_aux(aux, e, n);
     const physics::Prim w = physics::primitive(s, a.phi);
-    if (g.extent(0) > 0) {
-      const physics::Vec<physics::ngrad> v = physics::gradient_variables(w, theta);
-      for (int k = 0; k < physics::ngrad; ++k) g(e, k, n) = v[k];
-    }
+    store_gradient_variables(g, e, n, w, theta);
     if (F.extent(0) > 0) {
       for (int d = 0; d < 3; ++d) {
         const physics::Cons f = physics::flux(s, w, a.p_ref, d);
@@ -280,10 +286,7 @@ void DgOperator<N>::volume_integral_split_lines(const StateView& q, const StateV
       const physics::Cons s = load(q, e, n);
       const physics::Aux a = load_aux(aux, e, n);
       const physics::Prim w = physics::primitive(s, a.phi);
-      if (g.extent(0) > 0) {
-        const physics::Vec<physics::ngrad> v = physics::gradient_variables(w, theta);
-        for (int k = 0; k < physics::ngrad; ++k) g(e, k, n) = v[k];
-      }
+      store_gradient_variables(g, e, n, w, theta);
       points[n] = physics::split_point(s, w, a.p_ref);
     }
     // dq holds the sum of the terms until the last line, then its negative.
