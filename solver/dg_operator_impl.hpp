@@ -25,6 +25,24 @@ KOKKOS_INLINE_FUNCTION void store_gradient_variables(const DeviceView<Real***>& 
   for (int k = 0; k < physics::ngrad; ++k) g(e, k, n) = v[k];
 }
 
+/// The Rusanov surface terms F* - F of both sides of the interior face normal to D
+/// between elements em (minus) and ep (plus), at face node m. The minus side's own flux
+/// comes with F* (same reference state); the plus side's is formed with its own node's
+/// reference state.
+template <int D, int N>
+KOKKOS_INLINE_FUNCTION void interior_face_node(const StateView& q, const AuxView& aux,
+                                               const DeviceView<Real****>& S, int em, int ep, int m) {
+  using L = Layout<N>;
+  const int nm = L::volume_node_of(m, 2 * D + 1), np = L::volume_node_of(m, 2 * D);
+  const physics::RusanovFlux r =
+      physics::rusanov_with_sides(load(q, em, nm), load(q, ep, np), load_aux(aux, em, nm), D);
+  const physics::Cons fp = own_flux(q, aux, ep, np, D);
+  for (int v = 0; v < physics::nvar; ++v) {
+    S(em, 2 * D + 1, v, m) = r.star[v] - r.minus[v];
+    S(ep, 2 * D, v, m) = r.star[v] - fp[v];
+  }
+}
+
 template <int N>
 DgOperator<N>::DgOperator(const mesh::LocalMesh& mesh, const Basis<N>& basis,
                           const Geometry& geometry, AuxView aux, const OperatorOptions& options,
@@ -333,17 +351,13 @@ void DgOperator<N>::interior_faces(const StateView& q) {
   parallel_for("dg::interior_faces", static_cast<int>(faces.extent(0)), L::face_nodes,
                KOKKOS_LAMBDA(const int f, const int m) {
                  const int em = faces(f, 0), ep = faces(f, 1), d = faces(f, 2);
-                 const int nm = L::volume_node_of(m, 2 * d + 1), np = L::volume_node_of(m, 2 * d);
-                 // The minus side's own flux comes with F* (same reference state); the plus
-                 // side's is formed with its own node's reference state.
-                 const physics::RusanovFlux r =
-                     physics::rusanov_with_sides(load(q, em, nm), load(q, ep, np), load_aux(aux, em, nm), d);
-                 const physics::Cons& fs = r.star;
-                 const physics::Cons& fm = r.minus;
-                 const physics::Cons fp = own_flux(q, aux, ep, np, d);
-                 for (int v = 0; v < physics::nvar; ++v) {
-                   S(em, 2 * d + 1, v, m) = fs[v] - fm[v];
-                   S(ep, 2 * d, v, m) = fs[v] - fp[v];
+                 // The direction as a compile-time constant (fluxes in registers).
+                 if (d == 0) {
+                   interior_face_node<0, N>(q, aux, S, em, ep, m);
+                 } else if (d == 1) {
+                   interior_face_node<1, N>(q, aux, S, em, ep, m);
+                 } else {
+                   interior_face_node<2, N>(q, aux, S, em, ep, m);
                  }
                });
 }
