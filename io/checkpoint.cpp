@@ -253,4 +253,23 @@ void prune_checkpoints(const std::string& dir, int keep) {
   }
 }
 
+std::vector<std::string> set_aside_checkpoints(const std::string& dir, long after_step) {
+  std::vector<std::filesystem::path> later;
+  for (const auto& p : checkpoints_by_step(dir))
+    if (step_of(p) > after_step) later.push_back(p);
+  if (later.empty()) return {};
+  const std::filesystem::path aside = std::filesystem::path(dir) / superseded_dir;
+  std::error_code ec;
+  std::filesystem::create_directories(aside, ec);
+  if (ec) throw RunError("cannot create '" + aside.string() + "': " + ec.message());
+  for (const auto& old : checkpoints_by_step(aside.string())) std::filesystem::remove(old, ec);
+  std::vector<std::string> moved;
+  for (const auto& p : later) {
+    std::filesystem::rename(p, aside / p.filename(), ec);
+    if (ec) throw RunError("cannot move '" + p.string() + "' to '" + aside.string() + "': " + ec.message());
+    moved.push_back(p.filename().string());
+  }
+  return moved;
+}
+
 }  // namespace squall::io

@@ -56,4 +56,13 @@ std::string latest_checkpoint(const std::string& dir);
 /// Deletes all but the newest `keep` checkpoints in `dir` (call on one rank).
 void prune_checkpoints(const std::string& dir, int keep);
 
+/// Folder inside an output directory that holds the checkpoints a new run set aside.
+inline constexpr const char* superseded_dir = "superseded_checkpoints";
+
+/// Moves the checkpoints in `dir` with a step above `after_step` into `dir`/superseded_checkpoints
+/// (replacing the checkpoints that folder held) and returns their file names (call on one rank).
+/// A run starting at `after_step` calls it first: checkpoints of an earlier or abandoned run
+/// would otherwise outrank the new run's own in pruning and in `--restart latest`.
+std::vector<std::string> set_aside_checkpoints(const std::string& dir, long after_step);
+
 }  // namespace squall::io

@@ -1,6 +1,8 @@
 #include "solver/checkpointing.hpp"
 
 #include "core/error.hpp"
+#include "core/log.hpp"
+#include "core/parallel_env.hpp"
 #include "core/version.hpp"
 #include "io/checkpoint.hpp"
 #include "solver/solution_diagnostics.hpp"
@@ -81,6 +83,20 @@ RunState load_checkpoint(const std::string& path, MPI_Comm comm, const Config& c
   s.boundary_energy = m.boundary_energy;
   s.max_diffusivity = m.max_diffusivity;
   return s;
+}
+
+void set_aside_later_checkpoints(const std::string& dir, MPI_Comm comm, long start_step, bool restarted) {
+  std::vector<std::string> moved;
+  const CollectiveOutcome outcome = collective(comm, [&] {
+    if (comm_rank(comm) == 0) moved = io::set_aside_checkpoints(dir, restarted ? start_step : -1);
+  });
+  if (!outcome.ok()) throw RunError(outcome.message);
+  if (moved.empty()) return;
+  std::string names;
+  for (const auto& name : moved) names += (names.empty() ? "" : ", ") + name;
+  log::warn("moved " + std::to_string(moved.size()) + " checkpoint(s) " +
+            (restarted ? "later than the restart step" : "of an earlier run") + " to " + dir + "/" +
+            io::superseded_dir + " (" + names + "); to continue that run instead, restart from one of them");
 }
 
 }  // namespace squall

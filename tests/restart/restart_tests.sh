@@ -124,6 +124,27 @@ wall_heat)
     $check bound $s/summary.json conservation.energy_budget_residual 1e-13 || fail "$s: energy budget open"
   done
   ;;
+superseded)
+  # Checkpoints with later steps than a run's start (an earlier run's, or those of the
+  # trajectory a restart abandons) are set aside, so pruning and --restart latest see only
+  # the new run's.
+  aside=out/superseded_checkpoints
+  run --output out --set time.max_steps=40 --set output.checkpoint_steps=20 || fail "first run"
+  out=$(run --output out --set time.max_steps=10 --set output.checkpoint_keep=1 2>&1) || fail "fresh run: $out"
+  grep -q "moved 2 checkpoint(s) of an earlier run to out/superseded_checkpoints" <<<"$out" || fail "no warning: $out"
+  [ "$(cd out && ls checkpoint_*)" = checkpoint_000010.h5 ] || fail "fresh run: $(ls out)"
+  [ "$(cd $aside && ls)" = "checkpoint_000020.h5
+checkpoint_000040.h5" ] || fail "set aside: $(ls $aside)"
+  run --output out --set time.max_steps=50 --restart $aside/checkpoint_000040.h5 || fail "restart from a set-aside one"
+  [ "$(cd out && ls checkpoint_*)" = "checkpoint_000010.h5
+checkpoint_000050.h5" ] || fail "after restart at 40: $(ls out)"
+  out=$(run --output out --set time.max_steps=20 --restart out/checkpoint_000010.h5 2>&1) || fail "restart at 10: $out"
+  grep -q "moved 1 checkpoint(s) later than the restart step" <<<"$out" || fail "no warning: $out"
+  [ "$(cd $aside && ls)" = checkpoint_000050.h5 ] || fail "set aside after restart at 10: $(ls $aside)"
+  run --output out --set time.max_steps=30 --restart latest || fail "restart latest"
+  python3 -c "import json; assert json.load(open('out/summary.json'))['restarted_from'] == 'out/checkpoint_000020.h5'" \
+    || fail "--restart latest did not pick the new run's checkpoint"
+  ;;
 *) fail "unknown test $test" ;;
 esac
 echo "$test: ok"
