@@ -29,6 +29,17 @@ enum class Closure { constant, smagorinsky, vreman };
 template <int N, class ClosureModel>
 struct NodeViscousFlux;
 
+/// Component v (1..nvar-1) of F_v,d, d normal to element face lf, at face node m: what the
+/// viscous face kernels read. The element layout stores only these traces, face by face
+/// (contiguous for the face kernels); the node layout reads them from its F_v at every node.
+template <int N>
+struct ViscousTraces {
+  DeviceView<Real****> faces;  ///< (element, face, v - 1, face node), or empty
+  DeviceView<Real***> volume;  ///< (element, vflux_index(d, v), node), when faces is empty
+  bool by_face;
+  KOKKOS_INLINE_FUNCTION Real operator()(int e, int lf, int v, int m) const;
+};
+
 /// How the element-local kernels (split-form volume term, lifting with the viscous flux
 /// and its divergence) are laid out; the bits are the same either way (tested).
 /// elements: one element per thread, intermediate values of the element in local arrays
@@ -141,6 +152,7 @@ class DgOperator {
   NodeViscousFlux<N, ClosureModel> node_viscous_flux(const StateView& q, const ClosureModel& closure) const;
   template <class ClosureModel>
   void lift_and_viscous_flux(const StateView& q, const ClosureModel& closure);
+  ViscousTraces<N> viscous_traces() const { return {vtrace_, vflux_, kernel_layout_ == KernelLayout::elements}; }
   template <class ClosureModel>
   Real lift_viscous_volume(const StateView& q, const StateView& dq, const ClosureModel& closure,
                            const DeviceView<int*>& list);
@@ -182,7 +194,8 @@ class DgOperator {
   DeviceView<int* [6]> neighbors_;   ///< element layout: element across each interior face, else -1
   DeviceView<int*> halo_elements_;   ///< elements with an MPI face (element layout: lifted first)
   DeviceView<int*> inner_elements_;  ///< the others
-  DeviceView<Real***> vflux_;          ///< F_v,d per node: (element, vflux_index(d, v), node)
+  DeviceView<Real***> vflux_;          ///< node layout: F_v,d per node (element, vflux_index(d, v), node)
+  DeviceView<Real****> vtrace_;        ///< element layout: F_v,d on the faces normal to d (element, face, v - 1, face node)
   std::unique_ptr<mesh::HaloExchange> viscous_halo_;  ///< F_v traces on MPI faces
   Timers& timers_;
 };

@@ -115,7 +115,10 @@ DgOperator<N>::DgOperator(const mesh::LocalMesh& mesh, const Basis<N>& basis,
   if (viscous_) {
     gvars_ = DeviceView<Real***>("dg::gradient_variables", elements_, physics::ngrad, L::nodes);
     grad_surface_ = DeviceView<Real****>("dg::gradient_surface", elements_, 6, physics::ngrad, L::face_nodes);
-    vflux_ = DeviceView<Real***>("dg::viscous_flux", elements_, 3 * nvflux, L::nodes);
+    if (kernel_layout_ == KernelLayout::elements)
+      vtrace_ = DeviceView<Real****>("dg::viscous_flux_traces", elements_, 6, nvflux, L::face_nodes);
+    else
+      vflux_ = DeviceView<Real***>("dg::viscous_flux", elements_, 3 * nvflux, L::nodes);
     viscous_halo_ = std::make_unique<mesh::HaloExchange>(mesh, nvflux * L::face_nodes, comm);
     const auto to_device = [](const char* label, const std::vector<int>& values) {
       DeviceView<int*> view(std::string(label), values.size());

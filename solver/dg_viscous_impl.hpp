@@ -13,6 +13,12 @@
 namespace squall::dg {
 
 template <int N>
+KOKKOS_INLINE_FUNCTION Real ViscousTraces<N>::operator()(int e, int lf, int v, int m) const {
+  if (by_face) return faces(e, lf, v - 1, m);
+  return volume(e, vflux_index(lf / 2, v), Layout<N>::volume_node_of(m, lf));
+}
+
+template <int N>
 void DgOperator<N>::gradients_local() {
   ScopedTimer timer(timers_, "gradients");
   const auto g = gvars_;  // filled by volume_integral, with the other pointwise values
@@ -217,7 +223,7 @@ template <class ClosureModel>
 Real DgOperator<N>::lift_viscous_volume(const StateView& q, const StateView& dq, const ClosureModel& closure,
                                         const DeviceView<int*>& list) {
   const auto nv = node_viscous_flux(q, closure);
-  const auto FV = vflux_;
+  const auto T = vtrace_;
   const Basis<N> b = basis_;
   const Real s0 = two_over_h_[0], s1 = two_over_h_[1], s2 = two_over_h_[2];
   return parallel_max("dg::lift_viscous_volume", static_cast<int>(list.extent(0)), KOKKOS_LAMBDA(const int t) {
@@ -236,10 +242,8 @@ Real DgOperator<N>::lift_viscous_volume(const StateView& q, const StateView& dq,
         }
     // F_v,d on the two faces normal to d, for the face kernels and the halo.
     for (int lf = 0; lf < 6; ++lf)
-      for (int m = 0; m < L::face_nodes; ++m) {
-        const int n = L::volume_node_of(m, lf);
-        for (int v = 1; v < physics::nvar; ++v) FV(e, vflux_index(lf / 2, v), n) = fv[vflux_index(lf / 2, v)][n];
-      }
+      for (int v = 1; v < physics::nvar; ++v)
+        for (int m = 0; m < L::face_nodes; ++m) T(e, lf, v - 1, m) = fv[vflux_index(lf / 2, v)][L::volume_node_of(m, lf)];
     const auto local = [&](int, int c, int n) { return fv[c][n]; };
     for (int k = 0; k < n1; ++k)
       for (int j = 0; j < n1; ++j)
@@ -261,6 +265,7 @@ template <int N>
 void DgOperator<N>::viscous_fluxes_local(const StateView& q, const StateView& dq) {
   ScopedTimer timer(timers_, "viscous");
   const auto FV = vflux_;
+  const auto T = viscous_traces();
   const auto S = surface_;
   const auto mpi = mpi_;
   const auto interior = interior_;
@@ -271,10 +276,8 @@ void DgOperator<N>::viscous_fluxes_local(const StateView& q, const StateView& dq
   const auto send = viscous_halo_->send_buffer();
   parallel_for("dg::pack_viscous_halo", static_cast<int>(mpi.extent(0)), L::face_nodes,
                KOKKOS_LAMBDA(const int f, const int m) {
-                 const int lf = mpi(f, 1), d = lf / 2;
-                 const int n = L::volume_node_of(m, lf);
                  for (int v = 1; v < physics::nvar; ++v)
-                   send(f, (v - 1) * L::face_nodes + m) = FV(mpi(f, 0), vflux_index(d, v), n);
+                   send(f, (v - 1) * L::face_nodes + m) = T(mpi(f, 0), mpi(f, 1), v, m);
                });
   viscous_halo_->start();
   // Volume: dq += (2/h_d) D F_v,d (element layout: the other elements, lifting included).
@@ -301,9 +304,8 @@ void DgOperator<N>::viscous_fluxes_local(const StateView& q, const StateView& dq
   parallel_for("dg::viscous_interior_faces", static_cast<int>(interior.extent(0)), L::face_nodes,
                KOKKOS_LAMBDA(const int f, const int m) {
                  const int em = interior(f, 0), ep = interior(f, 1), d = interior(f, 2);
-                 const int nm = L::volume_node_of(m, 2 * d + 1), np = L::volume_node_of(m, 2 * d);
                  for (int v = 1; v < physics::nvar; ++v) {  // F_v has no density component
-                   const Real fm = FV(em, vflux_index(d, v), nm), fp = FV(ep, vflux_index(d, v), np);
+                   const Real fm = T(em, 2 * d + 1, v, m), fp = T(ep, 2 * d, v, m);
                    const Real central = 0.5 * (fm + fp);
                    S(em, 2 * d + 1, v, m) -= central - fm;
                    S(ep, 2 * d, v, m) -= central - fp;
@@ -315,17 +317,16 @@ void DgOperator<N>::viscous_fluxes_local(const StateView& q, const StateView& dq
 template <int N>
 void DgOperator<N>::viscous_fluxes_remote(const StateView& q) {
   ScopedTimer timer(timers_, "viscous");
-  const auto FV = vflux_;
+  const auto T = viscous_traces();
   const auto S = surface_;
   const auto mpi = mpi_;
   const auto walls = boundary_;
   const auto recv = viscous_halo_->recv_buffer();
   parallel_for("dg::viscous_mpi_faces", static_cast<int>(mpi.extent(0)), L::face_nodes,
                KOKKOS_LAMBDA(const int f, const int m) {
-                 const int e = mpi(f, 0), lf = mpi(f, 1), d = lf / 2;
-                 const int n = L::volume_node_of(m, lf);
+                 const int e = mpi(f, 0), lf = mpi(f, 1);
                  for (int v = 1; v < physics::nvar; ++v) {
-                   const Real own = FV(e, vflux_index(d, v), n);
+                   const Real own = T(e, lf, v, m);
                    S(e, lf, v, m) -= 0.5 * (own + recv(f, (v - 1) * L::face_nodes + m)) - own;
                  }
                });
@@ -334,10 +335,10 @@ void DgOperator<N>::viscous_fluxes_remote(const StateView& q) {
   const auto aux = aux_;
   parallel_for("dg::viscous_boundary_faces", static_cast<int>(walls.extent(0)), L::face_nodes,
                KOKKOS_LAMBDA(const int f, const int m) {
-                 const int e = walls(f, 0), lf = walls(f, 1), d = lf / 2;
+                 const int e = walls(f, 0), lf = walls(f, 1);
                  const int n = L::volume_node_of(m, lf);
                  physics::Cons fv{};
-                 for (int v = 1; v < physics::nvar; ++v) fv[v] = FV(e, vflux_index(d, v), n);
+                 for (int v = 1; v < physics::nvar; ++v) fv[v] = T(e, lf, v, m);
                  const physics::Prim w = physics::primitive(load(q, e, n), aux(e, 2, n));
                  const physics::Cons fw = physics::wall_viscous_flux(fv, w.u, lf, kinds);
                  for (int v = 1; v < physics::nvar; ++v) S(e, lf, v, m) -= fw[v] - fv[v];
@@ -351,7 +352,7 @@ void DgOperator<N>::viscous_fluxes_remote(const StateView& q) {
 /// boundary term the discrete energy integral sees, so the budget closes to round-off.
 template <int N>
 void DgOperator<N>::wall_heat_rate(const StateView& q) {
-  const auto FV = vflux_;
+  const auto T = viscous_traces();
   const auto walls = boundary_;
   const auto aux = aux_;
   const physics::Walls kinds = walls_;
@@ -366,7 +367,7 @@ void DgOperator<N>::wall_heat_rate(const StateView& q) {
                                       for (int k = 0; k < 3; ++k)
                                         if (k != d) area *= b.w[L::index(n, k)] * h[k] / 2;
                                       physics::Cons fv{};
-                                      for (int v = 1; v < physics::nvar; ++v) fv[v] = FV(e, vflux_index(d, v), n);
+                                      for (int v = 1; v < physics::nvar; ++v) fv[v] = T(e, lf, v, m);
                                       const physics::Prim w = physics::primitive(load(q, e, n), aux(e, 2, n));
                                       const Real heat = physics::wall_viscous_flux(fv, w.u, lf, kinds)[physics::i_rhoe];
                                       return (lf % 2 ? area : -area) * heat;
