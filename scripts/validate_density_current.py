@@ -15,7 +15,8 @@ directory. A run that was stopped (SIGTERM, a batch time limit, a lost node) con
 from its newest checkpoint with --resume, bit for bit; a run that already reached
 --end-time is not run again with --resume. Exit status: 0 when every run reached
 --end-time, 3 when one was stopped by a signal (continue with --resume), 1 when one
-failed, 2 on bad arguments.
+failed, 2 on bad arguments. The wall time in the table is that of the time loop summed
+over the pieces of a run (run_<res>m/segments.json).
 """
 import argparse
 import csv
@@ -82,6 +83,7 @@ def main(argv):
             cmd += ["--restart", "latest"]
         if state != "done":
             status = subprocess.run(cmd).returncode
+            record_segment(out)
             if status != 0:
                 print(f"validate_density_current.py: error: the {res:g} m run failed (status {status}); "
                       f"a run that was stopped continues from the newest checkpoint in {out} with --resume",
@@ -99,7 +101,7 @@ def main(argv):
                      "front_position_m": front, "min_theta_prime_K": d["min_theta_prime"],
                      "front_error_m": front - REFERENCE_FRONT_M,
                      "theta_min_error_K": d["min_theta_prime"] - REFERENCE_THETA_MIN,
-                     "wall_seconds": s["wall_seconds"], "ranks": s["ranks"]})
+                     "wall_seconds": total_wall_seconds(out, s), "ranks": s["ranks"]})
         plot_theta(out, res, args.out)
     with open(os.path.join(args.out, "results.csv"), "w", newline="") as f:
         w = csv.DictWriter(f, fieldnames=list(rows[0].keys()))
@@ -117,6 +119,38 @@ def main(argv):
         f.write("\n".join(lines) + "\n")
     print("\n".join(lines))
     return 0
+
+
+def record_segment(run_dir):
+    """Adds the piece of the run that just ended (summary.json: its last step, time and
+    wall time) to run_dir/segments.json, so that a run continued with --resume reports the
+    wall time of all its pieces."""
+    try:
+        with open(os.path.join(run_dir, "summary.json")) as f:
+            s = json.load(f)
+    except (OSError, ValueError):
+        return  # the run failed before writing a summary
+    segments = load_segments(run_dir)
+    segment = {"final_step": s["steps"], "final_time": s["final_time"], "wall_seconds": s["wall_seconds"],
+               "ranks": s["ranks"], "restarted_from": s.get("restarted_from")}
+    segments = [g for g in segments if g["final_step"] != segment["final_step"]] + [segment]
+    with open(os.path.join(run_dir, "segments.json"), "w") as f:
+        json.dump(segments, f, indent=1)
+
+
+def load_segments(run_dir):
+    try:
+        with open(os.path.join(run_dir, "segments.json")) as f:
+            return json.load(f)
+    except (OSError, ValueError):
+        return []
+
+
+def total_wall_seconds(run_dir, summary):
+    """Time-loop wall time of the whole run: the sum over its recorded pieces (a run from
+    before segments.json was kept counts its last piece only)."""
+    segments = load_segments(run_dir)
+    return sum(g["wall_seconds"] for g in segments) if segments else summary["wall_seconds"]
 
 
 def resume_state(run_dir, end_time):
