@@ -253,7 +253,7 @@ void prune_checkpoints(const std::string& dir, int keep) {
   }
 }
 
-std::vector<std::string> set_aside_checkpoints(const std::string& dir, long after_step) {
+std::vector<std::string> set_aside_checkpoints(const std::string& dir, long after_step, const std::string& keep) {
   std::vector<std::filesystem::path> later;
   for (const auto& p : checkpoints_by_step(dir))
     if (step_of(p) > after_step) later.push_back(p);
@@ -262,7 +262,8 @@ std::vector<std::string> set_aside_checkpoints(const std::string& dir, long afte
   std::error_code ec;
   std::filesystem::create_directories(aside, ec);
   if (ec) throw RunError("cannot create '" + aside.string() + "': " + ec.message());
-  for (const auto& old : checkpoints_by_step(aside.string())) std::filesystem::remove(old, ec);
+  for (const auto& old : checkpoints_by_step(aside.string()))
+    if (keep.empty() || !std::filesystem::equivalent(old, keep, ec)) std::filesystem::remove(old, ec);
   std::vector<std::string> moved;
   for (const auto& p : later) {
     std::filesystem::rename(p, aside / p.filename(), ec);

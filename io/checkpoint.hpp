@@ -60,9 +60,10 @@ void prune_checkpoints(const std::string& dir, int keep);
 inline constexpr const char* superseded_dir = "superseded_checkpoints";
 
 /// Moves the checkpoints in `dir` with a step above `after_step` into `dir`/superseded_checkpoints
-/// (replacing the checkpoints that folder held) and returns their file names (call on one rank).
-/// A run starting at `after_step` calls it first: checkpoints of an earlier or abandoned run
-/// would otherwise outrank the new run's own in pruning and in `--restart latest`.
-std::vector<std::string> set_aside_checkpoints(const std::string& dir, long after_step);
+/// (replacing the checkpoints that folder held, except the file `keep`, the one a restart
+/// was read from) and returns their file names (call on one rank). A run starting at
+/// `after_step` calls it first: checkpoints of an earlier or abandoned run would otherwise
+/// outrank the new run's own in pruning and in `--restart latest`.
+std::vector<std::string> set_aside_checkpoints(const std::string& dir, long after_step, const std::string& keep);
 
 }  // namespace squall::io

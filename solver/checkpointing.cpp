@@ -85,10 +85,12 @@ RunState load_checkpoint(const std::string& path, MPI_Comm comm, const Config& c
   return s;
 }
 
-void set_aside_later_checkpoints(const std::string& dir, MPI_Comm comm, long start_step, bool restarted) {
+void set_aside_later_checkpoints(const std::string& dir, MPI_Comm comm, long start_step,
+                                 const std::string& restart_path) {
+  const bool restarted = !restart_path.empty();
   std::vector<std::string> moved;
   const CollectiveOutcome outcome = collective(comm, [&] {
-    if (comm_rank(comm) == 0) moved = io::set_aside_checkpoints(dir, restarted ? start_step : -1);
+    if (comm_rank(comm) == 0) moved = io::set_aside_checkpoints(dir, restarted ? start_step : -1, restart_path);
   });
   if (!outcome.ok()) throw RunError(outcome.message);
   if (moved.empty()) return;

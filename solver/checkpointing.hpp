@@ -33,10 +33,12 @@ std::string save_checkpoint(const std::string& dir, MPI_Comm comm, const Config&
 RunState load_checkpoint(const std::string& path, MPI_Comm comm, const Config& config, const std::string& case_name,
                          const mesh::LocalMesh& mesh, HostSolution& host);
 
-/// A run that starts at `start_step` (0 for a fresh run) moves the checkpoints in `dir`
-/// with a later step, left by an earlier or abandoned run, into dir/superseded_checkpoints
-/// and says so: otherwise they would outrank the new run's own checkpoints in pruning and
-/// in `--restart latest`. Collective; RunError when they cannot be moved.
-void set_aside_later_checkpoints(const std::string& dir, MPI_Comm comm, long start_step, bool restarted);
+/// A run that starts at `start_step`, from the checkpoint `restart_path` or ("") from its
+/// initial state, moves the checkpoints in `dir` with a later step (all of them for a
+/// fresh run), left by an earlier or abandoned run, into dir/superseded_checkpoints and
+/// says so: otherwise they would outrank the new run's own checkpoints in pruning and in
+/// `--restart latest`. Collective; RunError when they cannot be moved.
+void set_aside_later_checkpoints(const std::string& dir, MPI_Comm comm, long start_step,
+                                 const std::string& restart_path);
 
 }  // namespace squall

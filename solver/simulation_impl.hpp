@@ -146,7 +146,7 @@ void run_dg(const RunContext& ctx) {
   }
   if (const std::string bad = detail::check_physical<N>(q, aux, geometry.x, mesh, run.step, run.t, comm); !bad.empty())
     throw RunError("initial state: " + bad);
-  set_aside_later_checkpoints(ctx.output_dir, comm, run.step, restarted);
+  set_aside_later_checkpoints(ctx.output_dir, comm, run.step, ctx.restart_path);
 
   const std::string csv_path = ctx.output_dir + "/diagnostics.csv";
   io::CsvWriter csv;

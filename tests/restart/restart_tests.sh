@@ -144,6 +144,11 @@ checkpoint_000050.h5" ] || fail "after restart at 40: $(ls out)"
   run --output out --set time.max_steps=30 --restart latest || fail "restart latest"
   python3 -c "import json; assert json.load(open('out/summary.json'))['restarted_from'] == 'out/checkpoint_000020.h5'" \
     || fail "--restart latest did not pick the new run's checkpoint"
+  # A restart from a set-aside checkpoint keeps that file when it sets aside others.
+  run --output out --set time.max_steps=60 --restart $aside/checkpoint_000050.h5 || fail "restart from 50"
+  run --output out --set time.max_steps=55 --restart $aside/checkpoint_000050.h5 || fail "restart from 50 again"
+  [ "$(cd $aside && ls)" = "checkpoint_000050.h5
+checkpoint_000060.h5" ] || fail "the restart file was not kept: $(ls $aside)"
   ;;
 *) fail "unknown test $test" ;;
 esac
