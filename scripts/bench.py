@@ -2,6 +2,10 @@
 """Benchmark squall: PID, DOF/s, per-phase times, halo wait and memory.
 
   scripts/bench.py --case cases/taylor_green.toml --orders 2,3,4,5,6 --elements 16,16,16 --ranks 1,2 --out bench/
+  scripts/bench.py --orders 2,3,4,5,6 --dof 1e7 --steps 20 --warmup 3 --out bench-gpu/   # a GPU
+
+With --dof, each order runs on the smallest cube of elements (n, n, n) with at least that
+many DOF, n^3 (N+1)^3 (a GPU needs about 1e7 DOF to fill it).
 
 Runs `squall run` once per (order, ranks) point for --warmup + --steps time steps (the
 warm-up steps are left out of the timings) and prints, per point: PID (time-loop wall
@@ -38,11 +42,23 @@ COLUMNS = (["case", "order", "elements", "ranks", "dof", "steps", "rk_stages", "
            + ["other_s_per_step", "halo_wait_fraction", "rss_bytes_per_dof", "state_checksum"])
 
 
+def elements_for(args, order):
+    """The mesh of one order: --elements, or with --dof the smallest cube holding that many DOF."""
+    if not args.dof:
+        return args.elements
+    n = max(1, int(round((args.dof / (order + 1) ** 3) ** (1 / 3))))
+    while n > 1 and (n - 1) ** 3 * (order + 1) ** 3 >= args.dof:
+        n -= 1
+    while n ** 3 * (order + 1) ** 3 < args.dof:
+        n += 1
+    return f"{n},{n},{n}"
+
+
 def run_point(args, order, ranks):
     out = os.path.join(args.out, "runs", f"N{order}_np{ranks}")
     cmd = launcher_command(args, ranks) + [
         args.squall, "run", args.case, "--quiet", "--output", out,
-        "--set", f"dg.order={order}", "--set", f"mesh.elements=[{args.elements}]",
+        "--set", f"dg.order={order}", "--set", f"mesh.elements=[{elements_for(args, order)}]",
         "--set", f"time.max_steps={args.warmup + args.steps}", "--set", f"time.warmup_steps={args.warmup}",
         "--set", "time.end_time=1e30", "--set", "output.interval=0"]
     for s in args.set or []:
@@ -86,7 +102,8 @@ def write_outputs(args, rows):
         w = csv.DictWriter(f, fieldnames=COLUMNS)
         w.writeheader()
         w.writerows(rows)
-    lines = [f"# squall benchmark: {os.path.basename(args.case)}, elements {args.elements}, "
+    mesh = f"at least {args.dof:g} DOF per order" if args.dof else f"elements {args.elements}"
+    lines = [f"# squall benchmark: {os.path.basename(args.case)}, {mesh}, "
              f"{args.steps} timed steps after {args.warmup} warm-up", "",
              "| N | ranks | DOF | PID [s] | DOF·stages/s | volume | surface | lifting | viscous | halo wait | "
              "other | halo wait share | RSS/DOF [B] |",
@@ -110,6 +127,8 @@ def parse_args(argv):
     p.add_argument("--case", default=os.path.join(ROOT, "cases", "taylor_green.toml"))
     p.add_argument("--orders", default="4", help="polynomial orders, e.g. 2,3,4,5,6 (default 4)")
     p.add_argument("--elements", default="16,16,16", help="elements nx,ny,nz (default 16,16,16)")
+    p.add_argument("--dof", type=float, help="instead of --elements: per order, the smallest cube of elements "
+                   "with at least this many DOF (e.g. 1e7 to fill a GPU)")
     p.add_argument("--ranks", default="1", help="rank counts, e.g. 1,2 (default 1)")
     p.add_argument("--steps", type=int, default=3, help="timed steps (default 3)")
     p.add_argument("--warmup", type=int, default=1, help="untimed steps first (default 1)")
@@ -125,6 +144,8 @@ def parse_args(argv):
     args.elements = ",".join(map(str, parse_int_list(args.elements, "--elements", 3)))
     if any(n < 1 or n > 8 for n in args.order_list):
         raise UsageError("--orders: each order must be in 1..8")
+    if args.dof is not None and not (1 <= args.dof <= 1e12):
+        raise UsageError(f"--dof {args.dof:g}: expected a number of DOF in 1..1e12")
     if args.steps < 1 or args.warmup < 0:
         raise UsageError("--steps must be >= 1 and --warmup >= 0")
     if not os.path.isfile(args.case):
@@ -148,7 +169,10 @@ def main(argv):
                 rows.append(row_from_summary(run_point(args, order, ranks)))
             except RuntimeError as e:
                 print(f"bench.py: {e}", file=sys.stderr)
+                if rows:
+                    write_outputs(args, rows)  # keep the points that ran
                 return 1
+            write_outputs(args, rows)  # after every point: a long series keeps what it measured
     print(write_outputs(args, rows))
     return 0
 

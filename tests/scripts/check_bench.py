@@ -1,8 +1,9 @@
 #!/usr/bin/env python3
-"""check_bench.py OUT ORDERS RANKS: bench.csv in OUT has one row per (order, ranks), each
+"""check_bench.py OUT ORDERS RANKS [MESHES]: bench.csv in OUT has one row per (order, ranks), each
 self-consistent: PID = wall x ranks / (DOF x stages x steps), DOF·stages/s from the same
 numbers, phase times that do not exceed the step time, a halo-wait share in [0, 1],
-memory per DOF > 0, and the same state checksum for every rank count of an order."""
+memory per DOF > 0, and the same state checksum for every rank count of an order. MESHES,
+one per order (e.g. 3x3x3,2x2x2), are the elements each order must have run on."""
 import csv
 import math
 import os
@@ -28,6 +29,11 @@ for r in rows:
         failures.append(f"N={n}: halo wait share {r['halo_wait_fraction']}")
     if not float(r["rss_bytes_per_dof"]) > 0:
         failures.append(f"N={n}: RSS per DOF {r['rss_bytes_per_dof']}")
+if len(sys.argv) > 4:
+    for o, mesh in zip(orders, sys.argv[4].split(",")):
+        got = {r["elements"] for r in rows if int(r["order"]) == o}
+        if got != {mesh}:
+            failures.append(f"N={o}: elements {got}, expected {mesh}")
 for o in orders:
     sums = {r["state_checksum"] for r in rows if int(r["order"]) == o}
     if len(sums) != 1:
