@@ -42,3 +42,23 @@ endif()
 
 set(SQUALL_KOKKOS_BACKENDS "${Kokkos_DEVICES}")
 message(STATUS "Squall: Kokkos ${Kokkos_VERSION} (${Kokkos_DIR}), backends: ${SQUALL_KOKKOS_BACKENDS}")
+
+# Device compilers contract a * b + c into fused multiply-adds by default, and where they
+# do depends on the code path (an interior face and a face between ranks are different
+# kernels), so 1, 2 and 4 ranks would no longer give bitwise-identical states (DESIGN.md
+# §6), and the hydrostatic balance would no longer be exact. Off by default; host
+# compilers do not contract on x86-64 without -march flags (docs/performance.md).
+option(SQUALL_DEVICE_FMA
+       "Let the CUDA/HIP compiler fuse multiply-adds: faster on a GPU, but results then change in the last bits with the rank count"
+       OFF)
+if(("CUDA" IN_LIST Kokkos_DEVICES OR "HIP" IN_LIST Kokkos_DEVICES) AND NOT SQUALL_DEVICE_FMA)
+  if(Kokkos_CXX_COMPILER_ID STREQUAL "NVIDIA")
+    set(_squall_no_fma -fmad=false)
+  else()
+    set(_squall_no_fma -ffp-contract=off)
+  endif()
+  set_property(TARGET Kokkos::kokkos APPEND PROPERTY INTERFACE_COMPILE_OPTIONS
+               "$<$<COMPILE_LANGUAGE:CXX>:${_squall_no_fma}>")
+  message(STATUS "Squall: device code built with ${_squall_no_fma} (bitwise-reproducible across rank counts; "
+                 "-DSQUALL_DEVICE_FMA=ON to fuse multiply-adds)")
+endif()
