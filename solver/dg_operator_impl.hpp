@@ -260,28 +260,44 @@ KOKKOS_INLINE_FUNCTION void add_split_terms(const Basis<N>& b, const Points& P, 
   }
 }
 
-/// The flux-differencing terms of one line of nodes along the compile-time direction D
-/// (nodes first + m stride), weight[a][m] = 2 (2/h_D) D_am, added to acc(e, v, node): the same terms, added in the same
-/// order, as add_split_terms for each node of the line, but each two-point flux is formed
-/// once for both of its nodes (F#(a, b) = F#(b, a) bit for bit: every operation in it is
-/// symmetric in a and b), N + 1 choose 2 + N + 1 fluxes instead of (N + 1)^2.
-template <int D, int N, class Acc>
-KOKKOS_INLINE_FUNCTION void add_split_line(const Real (&weight)[N + 1][N + 1], const physics::SplitPoint* points,
-                                           const Acc& acc, int e, int first, int stride) {
-  constexpr int n1 = N + 1;
-  physics::Cons f[n1][n1];  // f[a][m] for m >= a
-  for (int a = 0; a < n1; ++a)
-    for (int m = a; m < n1; ++m)
-      f[a][m] = physics::kennedy_gruber(points[first + a * stride], points[first + m * stride], D);
+/// The split-form points of one element, variable by variable, and a node index order in
+/// which the lines along one direction run side by side: value(v, a, t) is variable v
+/// (rho, u, v, w, p, e, p_ref) of node a along the line t.
+template <int N, int Vars>
+using LineMajor = Real[Vars][N + 1][(N + 1) * (N + 1)];
+
+/// The flux-differencing terms along the compile-time direction D of all (N + 1)^2 lines
+/// of an element at once, added to acc(v, a, t) (node a of line t) with the weights
+/// weight[a][m] = 2 (2/h_D) D_am: per node the same terms, added in the same order (m = 0
+/// … N), as add_split_terms. Each two-point flux is formed once for both of its nodes
+/// (F#(a, b) = F#(b, a) bit for bit: every operation in it is symmetric in a and b), and
+/// node a receives the term of pair (a', m') when a' = a or m' = a, in increasing order of
+/// the other index, as the pairs are visited (a' outer, m' >= a' inner). The innermost
+/// loop runs over the lines, whose values are contiguous: it vectorises without changing
+/// any node's arithmetic.
+template <int D, int N>
+KOKKOS_INLINE_FUNCTION void add_split_lines(const Real (&weight)[N + 1][N + 1], const LineMajor<N, 7>& P,
+                                            LineMajor<N, physics::nvar>& acc) {
+  constexpr int n1 = N + 1, lines = n1 * n1;
+  const auto flux = [&](int a, int m, int t) {
+    const physics::SplitPoint pa{P[0][a][t], {P[1][a][t], P[2][a][t], P[3][a][t]}, P[4][a][t], P[5][a][t], P[6][a][t]};
+    const physics::SplitPoint pm{P[0][m][t], {P[1][m][t], P[2][m][t], P[3][m][t]}, P[4][m][t], P[5][m][t], P[6][m][t]};
+    return physics::kennedy_gruber(pa, pm, D);
+  };
   for (int a = 0; a < n1; ++a) {
-    const int node = first + a * stride;
-    physics::Cons sum;
-    for (int v = 0; v < physics::nvar; ++v) sum[v] = acc(e, v, node);
-    for (int m = 0; m < n1; ++m) {
-      const physics::Cons& fm = m >= a ? f[a][m] : f[m][a];
-      for (int v = 0; v < physics::nvar; ++v) sum[v] += weight[a][m] * fm[v];
+    const Real waa = weight[a][a];
+    for (int t = 0; t < lines; ++t) {  // the pair (a, a)
+      const physics::Cons f = flux(a, a, t);
+      for (int v = 0; v < physics::nvar; ++v) acc[v][a][t] += waa * f[v];
     }
-    for (int v = 0; v < physics::nvar; ++v) acc(e, v, node) = sum[v];
+    for (int m = a + 1; m < n1; ++m) {
+      const Real wam = weight[a][m], wma = weight[m][a];
+      for (int t = 0; t < lines; ++t) {
+        const physics::Cons f = flux(a, m, t);
+        for (int v = 0; v < physics::nvar; ++v) acc[v][a][t] += wam * f[v];
+        for (int v = 0; v < physics::nvar; ++v) acc[v][m][t] += wma * f[v];
+      }
+    }
   }
 }
 
@@ -297,30 +313,48 @@ void DgOperator<N>::volume_integral_split_lines(const StateView& q, const StateV
   const Basis<N> b = basis_;
   const Real s0 = two_over_h_[0], s1 = two_over_h_[1], s2 = two_over_h_[2];
   parallel_for("dg::volume_integral_split_lines", elements_, KOKKOS_LAMBDA(const int e) {
-    constexpr int n1 = L::n1;
+    constexpr int n1 = L::n1, lines = n1 * n1;
     Real w0[n1][n1], w1[n1][n1], w2[n1][n1];  // 2 (2/h_d) D_am, as add_split_terms forms them
     for (int a = 0; a < n1; ++a)
       for (int m = 0; m < n1; ++m)
         w0[a][m] = 2 * s0 * b.D[a][m], w1[a][m] = 2 * s1 * b.D[a][m], w2[a][m] = 2 * s2 * b.D[a][m];
-    physics::SplitPoint points[L::nodes];
+    // The points in three orders: z lines side by side (node n = t + n1^2 a, the natural
+    // order), y lines (a = j, t = i + n1 k) and x lines (a = i, t = j + n1 k).
+    LineMajor<N, 7> pz, py, px;
     for (int n = 0; n < L::nodes; ++n) {
       const physics::Cons s = load(q, e, n);
       const physics::Aux a = load_aux(aux, e, n);
       const physics::Prim w = physics::primitive(s, a.phi);
       store_gradient_variables(g, e, n, w, theta);
-      points[n] = physics::split_point(s, w, a.p_ref);
+      const physics::SplitPoint sp = physics::split_point(s, w, a.p_ref);
+      const Real values[7] = {sp.rho, sp.u[0], sp.u[1], sp.u[2], sp.p, sp.e, sp.p_ref};
+      const int i = n % n1, j = (n / n1) % n1, k = n / lines;
+      for (int v = 0; v < 7; ++v) {
+        pz[v][k][i + n1 * j] = values[v];
+        py[v][j][i + n1 * k] = values[v];
+        px[v][i][j + n1 * k] = values[v];
+      }
     }
-    // dq holds the sum of the terms until the last line, then its negative.
+    // Per node: 0 + the x terms + the y terms + the z terms, each direction's sum carried
+    // into the next one's order.
+    LineMajor<N, physics::nvar> ax, ay;
     for (int v = 0; v < physics::nvar; ++v)
-      for (int n = 0; n < L::nodes; ++n) dq(e, v, n) = 0;
-    for (int k = 0; k < n1; ++k)
-      for (int j = 0; j < n1; ++j) add_split_line<0, N>(w0, points, dq, e, L::node(0, j, k), 1);
-    for (int k = 0; k < n1; ++k)
-      for (int i = 0; i < n1; ++i) add_split_line<1, N>(w1, points, dq, e, L::node(i, 0, k), n1);
-    for (int j = 0; j < n1; ++j)
-      for (int i = 0; i < n1; ++i) add_split_line<2, N>(w2, points, dq, e, L::node(i, j, 0), n1 * n1);
+      for (int a = 0; a < n1; ++a)
+        for (int t = 0; t < lines; ++t) ax[v][a][t] = 0;
+    add_split_lines<0, N>(w0, px, ax);
     for (int v = 0; v < physics::nvar; ++v)
-      for (int n = 0; n < L::nodes; ++n) dq(e, v, n) = -dq(e, v, n);
+      for (int k = 0; k < n1; ++k)
+        for (int j = 0; j < n1; ++j)
+          for (int i = 0; i < n1; ++i) ay[v][j][i + n1 * k] = ax[v][i][j + n1 * k];
+    add_split_lines<1, N>(w1, py, ay);
+    for (int v = 0; v < physics::nvar; ++v)
+      for (int k = 0; k < n1; ++k)
+        for (int j = 0; j < n1; ++j)
+          for (int i = 0; i < n1; ++i) ax[v][k][i + n1 * j] = ay[v][j][i + n1 * k];
+    add_split_lines<2, N>(w2, pz, ax);
+    for (int v = 0; v < physics::nvar; ++v)
+      for (int k = 0; k < n1; ++k)
+        for (int t = 0; t < lines; ++t) dq(e, v, t + lines * k) = -ax[v][k][t];
   });
 }
 
