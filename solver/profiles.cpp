@@ -1,5 +1,8 @@
 #include "solver/profiles.hpp"
 
+#include <filesystem>
+
+#include "core/error.hpp"
 #include "core/reproducible_sum.hpp"
 #include "io/netcdf_profiles.hpp"
 
@@ -30,6 +33,15 @@ std::vector<std::vector<double>> level_means(const GridValues& g, int quantities
 }
 
 }  // namespace
+
+void start_profiles(const std::string& path, bool restarted, MPI_Comm comm) {
+  int rank = 0;
+  MPI_Comm_rank(comm, &rank);
+  if (restarted || rank != 0) return;
+  std::error_code ec;
+  std::filesystem::remove(path, ec);
+  if (ec) throw RunError("cannot replace '" + path + "' of an earlier run: " + ec.message());
+}
 
 void write_profiles(const std::string& path, const GridValues& g, double time, MPI_Comm comm,
                     const std::string& case_name) {

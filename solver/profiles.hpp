@@ -11,6 +11,10 @@
 
 namespace squall {
 
+/// A fresh run starts `path` anew (rank 0 removes an earlier run's file, which may have
+/// another number of levels); a restarted run appends to it.
+void start_profiles(const std::string& path, bool restarted, MPI_Comm comm);
+
 /// Computes the profiles (collective) and appends them to `path` (rank 0).
 void write_profiles(const std::string& path, const GridValues& g, double time, MPI_Comm comm,
                     const std::string& case_name);

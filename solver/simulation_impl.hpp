@@ -157,6 +157,7 @@ void run_dg(const RunContext& ctx) {
     for (const auto& c : the_case->time_series_columns()) columns.push_back(c);
     csv = io::CsvWriter(csv_path, columns, restarted);
   }
+  start_profiles(ctx.output_dir + "/profiles.nc", restarted, comm);
 
   const Real min_spacing = geometry.min_node_spacing;
   if (!restarted) run.max_diffusivity = rhs.max_diffusivity();

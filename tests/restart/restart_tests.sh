@@ -124,6 +124,17 @@ wall_heat)
     $check bound $s/summary.json conservation.energy_budget_residual 1e-13 || fail "$s: energy budget open"
   done
   ;;
+fresh_profiles)
+  # A fresh run into a directory holding an earlier run's profiles.nc (another order, so
+  # another number of levels) starts the file anew; a restart appends to it.
+  records() { ncdump -h out/profiles.nc | sed -n 's/.*UNLIMITED ; \/\/ (\([0-9]*\) currently).*/\1/p'; }
+  run --output out --set time.max_steps=4 || fail "first run"
+  [ "$(records)" = 2 ] || fail "first run: $(records) profile records, expected 2"
+  out=$(run --output out --set time.max_steps=4 --set dg.order=2 2>&1) || fail "fresh run with another order: $out"
+  [ "$(records)" = 2 ] || fail "fresh run: $(records) profile records, expected 2 (a new file)"
+  run --output out --set time.max_steps=6 --set dg.order=2 --restart latest || fail "restart"
+  [ "$(records)" = 3 ] || fail "restart: $(records) profile records, expected 3 (appended)"
+  ;;
 superseded)
   # Checkpoints with later steps than a run's start (an earlier run's, or those of the
   # trajectory a restart abandons) are set aside, so pruning and --restart latest see only
