@@ -115,8 +115,9 @@ EOF
   ;;
 refused)
   id=$(submit --comment=compose:gpus=8 --wrap "touch $dir/ran")
-  for _ in $(seq 100); do grep -q "prolog job $id: composition on" "$dir/compose.log" 2>/dev/null && break; sleep 0.2; done
-  grep -q "refused: 8 GPUs requested" "$dir/compose.log" || fail "the prolog did not refuse"
+  # The prolog logs its start, then the composer's refusal: wait for the refusal itself.
+  for _ in $(seq 150); do grep -q "refused: 8 GPUs requested" "$dir/compose.log" 2>/dev/null && break; sleep 0.2; done
+  grep -q "refused: 8 GPUs requested" "$dir/compose.log" || fail "the prolog did not refuse: $(cat "$dir/compose.log")"
   wait_state "$id" CANCELLED
   [ -e "$dir/ran" ] && fail "the job ran"
   all_free
