@@ -45,7 +45,13 @@ start)
   wait_for_pid_file "$dir/munge/munged.pid" munged
   host=$(hostname -s)
   cpus=$(nproc)
-  port0=$((20000 + RANDOM % 20000))
+  # Two ports below Linux's ephemeral range (32768-60999), where no outgoing connection
+  # can hold them, and not listened on (one test's ports once collided with a port in use).
+  listening() { (exec 3<>"/dev/tcp/127.0.0.1/$1") 2>/dev/null; }
+  for _ in $(seq 50); do
+    port0=$((20000 + RANDOM % 12000))
+    listening "$port0" || listening $((port0 + 1)) || break
+  done
   cat > "$dir/slurm.conf" <<CONF
 ClusterName=squalltest
 SlurmctldHost=$host(127.0.0.1)
