@@ -68,7 +68,7 @@ void run_simulation(const Config& config, const CaseInfo& case_info, const std::
             " elements, N = " + std::to_string(n) + ", " + std::to_string(dof) + " DOF on " +
             std::to_string(ranks) + " rank(s) as " + std::to_string(p[0]) + " x " +
             std::to_string(p[1]) + " x " + std::to_string(p[2]) + ", backend " +
-            ExecSpace::name());
+            ExecSpace::name() + ", host code " + host_arch);
 
   long long local_faces[3] = {static_cast<long long>(local->interior_faces().size()),
                               static_cast<long long>(local->boundary_faces().size()),

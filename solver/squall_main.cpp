@@ -99,7 +99,7 @@ int main(int argc, char** argv) {
   log::set_rank(env.rank());
 
   CLI::App app{"Squall: nodal discontinuous Galerkin large-eddy simulation", "squall"};
-  app.set_version_flag("--version", std::string("squall ") + version);
+  app.set_version_flag("--version", std::string("squall ") + version + " (host code " + host_arch + ")");
   app.require_subcommand(1);
   Arguments args;
 
