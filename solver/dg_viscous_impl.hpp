@@ -213,15 +213,33 @@ void DgOperator<N>::lift_and_viscous_flux(const StateView& q, const ClosureModel
   });
 }
 
-/// Element layout, for the elements in `list`: the lifted gradients and F_v of each node
-/// into an element-local array, its traces on the element's faces (what the face kernels
-/// and the halo read) into the viscous flux array, and dq += (2/h_d) D F_v,d, in one
-/// kernel; returns the largest total diffusivity. The same bits as lift_and_viscous_flux
-/// followed by the node layout's volume term.
+/// Element layout, for the elements in `list`: the lifted gradients and F_v of each node,
+/// its traces on the element's faces (what the face kernels and the halo read) into the
+/// viscous flux array, and dq += (2/h_d) D F_v,d, in one kernel; returns the largest total
+/// diffusivity. The same bits as lift_and_viscous_flux followed by the node layout's
+/// volume term, whichever of the two kernels below runs.
+/// By planes, an element keeps 8 instead of 12 values per node in local arrays (at N = 5,
+/// 14 instead of 21 KiB, beside its 26 KiB of q, g and dq: less than a 48 KiB L1 cache).
+/// With GCC 12 on a Xeon it measured 4-10 % faster per step at N = 2, 3, 5 and 6, and
+/// 10 % slower at N = 4 (docs/performance.md, fifth round).
+template <int N>
+inline constexpr bool viscous_by_planes = N != 4;
+
 template <int N>
 template <class ClosureModel>
 Real DgOperator<N>::lift_viscous_volume(const StateView& q, const StateView& dq, const ClosureModel& closure,
                                         const DeviceView<int*>& list) {
+  if constexpr (viscous_by_planes<N>)
+    return lift_viscous_volume_planes(q, dq, closure, list);
+  else
+    return lift_viscous_volume_whole(q, dq, closure, list);
+}
+
+/// lift_viscous_volume with the element's whole F_v (12 values per node) in a local array.
+template <int N>
+template <class ClosureModel>
+Real DgOperator<N>::lift_viscous_volume_whole(const StateView& q, const StateView& dq,
+                                              const ClosureModel& closure, const DeviceView<int*>& list) {
   const auto nv = node_viscous_flux(q, closure);
   const auto T = vtrace_;
   const Basis<N> b = basis_;
@@ -254,6 +272,73 @@ Real DgOperator<N>::lift_viscous_volume(const StateView& q, const StateView& dq,
             sum += s0 * derivative_at(b, local, e, vflux_index(0, v), i, j, k, 0);
             sum += s1 * derivative_at(b, local, e, vflux_index(1, v), i, j, k, 1);
             sum += s2 * derivative_at(b, local, e, vflux_index(2, v), i, j, k, 2);
+            dq(e, v, n) += sum;
+          }
+        }
+    return largest;
+  });
+}
+
+/// lift_viscous_volume plane by plane (k): F_v,0 and F_v,1 of a plane are differentiated
+/// within the plane as soon as they are formed, so only F_v,2 and the partial sums are
+/// kept for the whole element, 8 instead of 12 values per node.
+template <int N>
+template <class ClosureModel>
+Real DgOperator<N>::lift_viscous_volume_planes(const StateView& q, const StateView& dq,
+                                               const ClosureModel& closure, const DeviceView<int*>& list) {
+  const auto nv = node_viscous_flux(q, closure);
+  const auto T = vtrace_;
+  const Basis<N> b = basis_;
+  const Real s0 = two_over_h_[0], s1 = two_over_h_[1], s2 = two_over_h_[2];
+  return parallel_max("dg::lift_viscous_volume", static_cast<int>(list.extent(0)), KOKKOS_LAMBDA(const int t) {
+    constexpr int n1 = L::n1, np = L::face_nodes;
+    const int e = list(t);
+    Real fz[nvflux][L::nodes];       // F_v,2 of the element
+    Real partial[nvflux][L::nodes];  // (2/h_0) D F_v,0 + (2/h_1) D F_v,1, summed as below
+    Real largest = 0;
+    for (int k = 0; k < n1; ++k) {
+      Real fx[nvflux][np], fy[nvflux][np];  // F_v,0 and F_v,1 of plane k
+      for (int j = 0; j < n1; ++j)
+        for (int i = 0; i < n1; ++i) {
+          Real f[3][nvflux];
+          largest = math::max(largest, nv(e, i, j, k, f));
+          const int p = i + n1 * j;
+          for (int v = 0; v < nvflux; ++v) {
+            fx[v][p] = f[0][v];
+            fy[v][p] = f[1][v];
+            fz[v][p + np * k] = f[2][v];
+          }
+        }
+      // Traces on the faces normal to 0 and 1 along this plane, and on 4 or 5 if it is one.
+      for (int v = 0; v < nvflux; ++v)
+        for (int a = 0; a < n1; ++a) {
+          T(e, 0, v, a + n1 * k) = fx[v][0 + n1 * a];
+          T(e, 1, v, a + n1 * k) = fx[v][N + n1 * a];
+          T(e, 2, v, a + n1 * k) = fy[v][a];
+          T(e, 3, v, a + n1 * k) = fy[v][a + n1 * N];
+        }
+      if (k == 0 || k == N)
+        for (int v = 0; v < nvflux; ++v)
+          for (int p = 0; p < np; ++p) T(e, k == 0 ? 4 : 5, v, p) = fz[v][p + np * k];
+      const auto in_x = [&](int, int c, int n) { return fx[c][n - np * k]; };
+      const auto in_y = [&](int, int c, int n) { return fy[c][n - np * k]; };
+      for (int j = 0; j < n1; ++j)
+        for (int i = 0; i < n1; ++i)
+          for (int v = 0; v < nvflux; ++v) {
+            Real sum = 0;  // as in viscous_fluxes_local's node layout
+            sum += s0 * derivative_at(b, in_x, e, v, i, j, k, 0);
+            sum += s1 * derivative_at(b, in_y, e, v, i, j, k, 1);
+            partial[v][L::node(i, j, k)] = sum;
+          }
+    }
+    const auto along_z = [&](int, int c, int n) { return fz[c][n]; };
+    for (int k = 0; k < n1; ++k)
+      for (int j = 0; j < n1; ++j)
+        for (int i = 0; i < n1; ++i) {
+          const int n = L::node(i, j, k);
+          for (int v = 1; v < physics::nvar; ++v) {
+            Real sum = partial[v - 1][n];
+            sum += s2 * derivative_at(b, along_z, e, v - 1, i, j, k, 2);
             dq(e, v, n) += sum;
           }
         }
