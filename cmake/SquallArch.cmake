@@ -8,9 +8,9 @@
 #            other CPUs.
 #   <other>  passed on as -march=<other>, e.g. znver4, sapphirerapids, neoverse-v2.
 #
-# Whatever the level, multiply-adds are not fused (-ffp-contract=off): results keep the
-# same bits on every instruction set (the kernels_* checks compare them with references
-# taken from generic builds), and so across CPUs and rank counts.
+# Whatever the level, multiply-adds are not fused (-ffp-contract=off, in CMakeLists.txt):
+# results keep the same bits on every instruction set (the kernels_* checks compare them
+# with references taken from generic builds), and so across CPUs and rank counts.
 # A binary built for x86-64-v3 checks its CPU before anything else runs
 # (core/cpu_check.cpp) and stops with a message instead of an illegal instruction.
 
@@ -56,13 +56,12 @@ endif()
 
 set(SQUALL_ARCH_FLAGS "")
 if(NOT _squall_arch STREQUAL "generic")
-  set(SQUALL_ARCH_FLAGS "-march=${_squall_arch};-ffp-contract=off")
+  set(SQUALL_ARCH_FLAGS "-march=${_squall_arch}")
   include(CheckCXXCompilerFlag)
-  check_cxx_compiler_flag("-march=${_squall_arch} -ffp-contract=off" SQUALL_ARCH_FLAGS_WORK_${_squall_arch})
+  check_cxx_compiler_flag("-march=${_squall_arch}" SQUALL_ARCH_FLAGS_WORK_${_squall_arch})
   if(NOT SQUALL_ARCH_FLAGS_WORK_${_squall_arch})
     message(FATAL_ERROR "SQUALL_ARCH=${SQUALL_ARCH}: ${CMAKE_CXX_COMPILER} does not accept "
-                        "-march=${_squall_arch} -ffp-contract=off; configure with -DSQUALL_ARCH=generic "
-                        "or another -march value")
+                        "-march=${_squall_arch}; configure with -DSQUALL_ARCH=generic or another -march value")
   endif()
   add_compile_options("$<$<COMPILE_LANGUAGE:CXX>:${SQUALL_ARCH_FLAGS}>")
 endif()
