@@ -218,9 +218,9 @@ void DgOperator<N>::lift_and_viscous_flux(const StateView& q, const ClosureModel
 /// viscous flux array, and dq += (2/h_d) D F_v,d, in one kernel; returns the largest total
 /// diffusivity. The same bits as lift_and_viscous_flux followed by the node layout's
 /// volume term, whichever of the two kernels below runs.
-/// By planes, an element keeps 8 instead of 12 values per node in local arrays, and the
-/// traces of F_v,0 and F_v,1 (at N = 5, 18 instead of 21 KiB beside its 26 KiB of q, g
-/// and dq), and the traces are written face by face.
+/// By planes, an element keeps 8 values per node in local arrays instead of 12, plus the
+/// traces of F_v,0 and F_v,1 (at N = 5, 18 instead of 21 KiB, beside its 26 KiB of q, g
+/// and dq), and writes its traces face by face.
 /// With GCC 12 on a Xeon it measured 4-10 % faster per step at N = 2, 3, 5 and 6, and
 /// 1-2 % slower at N = 4 (docs/performance.md, fifth round).
 template <int N>
