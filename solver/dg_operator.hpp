@@ -156,12 +156,6 @@ class DgOperator {
   template <class ClosureModel>
   Real lift_viscous_volume(const StateView& q, const StateView& dq, const ClosureModel& closure,
                            const DeviceView<int*>& list);
-  template <class ClosureModel>
-  Real lift_viscous_volume_whole(const StateView& q, const StateView& dq, const ClosureModel& closure,
-                                 const DeviceView<int*>& list);
-  template <class ClosureModel>
-  Real lift_viscous_volume_planes(const StateView& q, const StateView& dq, const ClosureModel& closure,
-                                  const DeviceView<int*>& list);
 
  private:
   int elements_;

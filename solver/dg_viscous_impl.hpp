@@ -213,39 +213,39 @@ void DgOperator<N>::lift_and_viscous_flux(const StateView& q, const ClosureModel
   });
 }
 
-/// Element layout, for the elements in `list`: the lifted gradients and F_v of each node,
-/// its traces on the element's faces (what the face kernels and the halo read) into the
-/// viscous flux array, and dq += (2/h_d) D F_v,d, in one kernel; returns the largest total
-/// diffusivity. The same bits as lift_and_viscous_flux followed by the node layout's
-/// volume term, whichever of the two kernels below runs.
-/// By planes, an element keeps 8 values per node in local arrays instead of 12, plus the
-/// traces of F_v,0 and F_v,1 (at N = 5, 18 instead of 21 KiB, beside its 26 KiB of q, g
-/// and dq), and writes its traces face by face.
-/// With GCC 12 on a Xeon it measured 4-10 % faster per step at N = 2, 3, 5 and 6, and
-/// 1-2 % slower at N = 4 (docs/performance.md, fifth round).
+/// Which element-layout viscous kernel order N uses (ViscousElementKernel): by planes, an
+/// element keeps 8 values per node in local arrays instead of 12, plus the traces of
+/// F_v,0 and F_v,1 (at N = 5, 18 instead of 21 KiB, beside its 26 KiB of q, g and dq),
+/// and writes its traces face by face. With GCC 12 on a Xeon it measured 4-10 % faster
+/// per step at N = 2, 3, 5 and 6, and 1-2 % slower at N = 4 (docs/performance.md, fifth
+/// round).
 template <int N>
 inline constexpr bool viscous_by_planes = N != 4;
 
-template <int N>
-template <class ClosureModel>
-Real DgOperator<N>::lift_viscous_volume(const StateView& q, const StateView& dq, const ClosureModel& closure,
-                                        const DeviceView<int*>& list) {
-  if constexpr (viscous_by_planes<N>)
-    return lift_viscous_volume_planes(q, dq, closure, list);
-  else
-    return lift_viscous_volume_whole(q, dq, closure, list);
-}
+/// The element layout's viscous kernel, one element e = list(t) per call: the lifted
+/// gradients and F_v of each node, its traces on the element's faces (what the face
+/// kernels and the halo read) into T, and dq += (2/h_d) D F_v,d; returns the largest
+/// total diffusivity. The same bits as lift_and_viscous_flux followed by the node
+/// layout's volume term, by either method.
+template <int N, class ClosureModel>
+struct ViscousElementKernel {
+  using L = Layout<N>;
+  NodeViscousFlux<N, ClosureModel> nv;
+  DeviceView<Real****> T;  ///< F_v,d on the faces normal to d (element, face, v - 1, face node)
+  StateView dq;
+  DeviceView<int*> list;
+  Basis<N> b;
+  Real s0, s1, s2;  ///< 2 / h_d
 
-/// lift_viscous_volume with the element's whole F_v (12 values per node) in a local array.
-template <int N>
-template <class ClosureModel>
-Real DgOperator<N>::lift_viscous_volume_whole(const StateView& q, const StateView& dq,
-                                              const ClosureModel& closure, const DeviceView<int*>& list) {
-  const auto nv = node_viscous_flux(q, closure);
-  const auto T = vtrace_;
-  const Basis<N> b = basis_;
-  const Real s0 = two_over_h_[0], s1 = two_over_h_[1], s2 = two_over_h_[2];
-  return parallel_max("dg::lift_viscous_volume", static_cast<int>(list.extent(0)), KOKKOS_LAMBDA(const int t) {
+  KOKKOS_INLINE_FUNCTION Real operator()(const int t) const {
+    if constexpr (viscous_by_planes<N>)
+      return by_planes(t);
+    else
+      return whole(t);
+  }
+
+  /// The element's whole F_v (12 values per node) in a local array.
+  KOKKOS_INLINE_FUNCTION Real whole(const int t) const {
     constexpr int n1 = L::n1;
     const int e = list(t);
     Real fv[3 * nvflux][L::nodes];  // F_v of the element: (vflux_index(d, v), node)
@@ -277,22 +277,12 @@ Real DgOperator<N>::lift_viscous_volume_whole(const StateView& q, const StateVie
           }
         }
     return largest;
-  });
-}
+  }
 
-/// lift_viscous_volume plane by plane (k): F_v,0 and F_v,1 of a plane are differentiated
-/// within the plane as soon as they are formed, so only F_v,2 and the partial sums are
-/// kept for the whole element, 8 instead of 12 values per node (and the traces of
-/// F_v,0 and F_v,1 on their faces).
-template <int N>
-template <class ClosureModel>
-Real DgOperator<N>::lift_viscous_volume_planes(const StateView& q, const StateView& dq,
-                                               const ClosureModel& closure, const DeviceView<int*>& list) {
-  const auto nv = node_viscous_flux(q, closure);
-  const auto T = vtrace_;
-  const Basis<N> b = basis_;
-  const Real s0 = two_over_h_[0], s1 = two_over_h_[1], s2 = two_over_h_[2];
-  return parallel_max("dg::lift_viscous_volume", static_cast<int>(list.extent(0)), KOKKOS_LAMBDA(const int t) {
+  /// Plane by plane (k): F_v,0 and F_v,1 of a plane are differentiated within the plane
+  /// as soon as they are formed, so only F_v,2 and the partial sums are kept for the
+  /// whole element (and the traces of F_v,0 and F_v,1 on their faces).
+  KOKKOS_INLINE_FUNCTION Real by_planes(const int t) const {
     constexpr int n1 = L::n1, np = L::face_nodes;
     const int e = list(t);
     Real fz[nvflux][L::nodes];       // F_v,2 of the element
@@ -349,7 +339,18 @@ Real DgOperator<N>::lift_viscous_volume_planes(const StateView& q, const StateVi
           }
         }
     return largest;
-  });
+  }
+};
+
+/// Element layout: ViscousElementKernel for the elements in `list`; returns the largest
+/// total diffusivity.
+template <int N>
+template <class ClosureModel>
+Real DgOperator<N>::lift_viscous_volume(const StateView& q, const StateView& dq, const ClosureModel& closure,
+                                        const DeviceView<int*>& list) {
+  const ViscousElementKernel<N, ClosureModel> kernel{
+      node_viscous_flux(q, closure), vtrace_, dq, list, basis_, two_over_h_[0], two_over_h_[1], two_over_h_[2]};
+  return parallel_max("dg::lift_viscous_volume", static_cast<int>(list.extent(0)), kernel);
 }
 
 template <int N>
