@@ -9,7 +9,6 @@
 #include <cmath>
 
 #include "cases/registry.hpp"
-#include "physics/thermodynamics.hpp"
 #include "solver/pointwise_fill.hpp"
 
 namespace squall::cases {
@@ -19,36 +18,37 @@ constexpr Real theta_0 = 300.0;
 
 struct ColdBubble {
   Real x_c, z_c, x_r, z_r, z_ground;
+  Real g;
+  physics::GasParameters gas;
   KOKKOS_INLINE_FUNCTION PointState operator()(Real x, Real, Real z) const {
-    using namespace physics;
-    const Real pi = 1 - grav * (z - z_ground) / (cp_d * theta_0);
-    const Real p = p_0 * math::pow(pi, cp_d / R_d);
+    const Real pi = 1 - g * (z - z_ground) / (gas.cp_d * theta_0);
+    const Real p = gas.p_0 * math::pow(pi, gas.cp_d / gas.R_d);
     const Real T_ref = theta_0 * pi;
     const Real r = math::sqrt((x - x_c) * (x - x_c) / (x_r * x_r) + (z - z_c) * (z - z_c) / (z_r * z_r));
     const Real T = T_ref + (r <= 1 ? Real(-15) * (math::cos(Real(M_PI) * r) + 1) / 2 : Real(0));
-    return {p / (R_d * T), 0, 0, 0, T, p / (R_d * T_ref), p};
+    return {p / (gas.R_d * T), 0, 0, 0, T, p / (gas.R_d * T_ref), p};
   }
 };
 
 class DensityCurrent : public Case {
  public:
   explicit DensityCurrent(const Config& c)
-      : bubble_{c.mesh.domain[0][0], c.mesh.domain[2][0] + 3000.0, 4000.0, 2000.0, c.mesh.domain[2][0]} {}
+      : bubble_{c.mesh.domain[0][0], c.mesh.domain[2][0] + 3000.0, 4000.0, 2000.0, c.mesh.domain[2][0],
+                gravity(), equations().gas} {}
 
   void initialize(const dg::CoordView& x, const dg::StateView& q, const dg::AuxView& aux) const override {
-    fill_pointwise("case::density_current", x, q, aux, physics::grav, bubble_);
+    fill_pointwise("case::density_current", equations(), x, q, aux, bubble_.g, bubble_);
   }
 
   std::vector<CaseDiagnostic> diagnostics(const HostSolution& s, MPI_Comm comm) const override {
     double theta_min = 1e300, front = -1e300;
+    const dg::Equations eq = equations();
     for (size_t e = 0; e < s.q.extent(0); ++e) {
       const int n1 = static_cast<int>(std::lround(std::cbrt(static_cast<double>(s.q.extent(2)))));
       std::vector<double> ground_x, ground_theta;
       for (size_t n = 0; n < s.q.extent(2); ++n) {
-        physics::Cons q;
-        for (int v = 0; v < physics::nvar; ++v) q[v] = s.q(e, v, n);
-        const physics::Prim w = physics::primitive(q, s.aux(e, 2, n));
-        const double theta_prime = physics::potential_temperature(w.T, w.p) - theta_0;
+        const physics::Prim w = eq.primitive(s.state(e, n), s.aux(e, dg::Equations::a_phi, n));
+        const double theta_prime = eq.potential_temperature(w.T, w.p) - theta_0;
         theta_min = std::min(theta_min, theta_prime);
         // ground nodes (k = 0) of the lowest elements, along x (j = 0)
         if (s.x(e, 2, n) == bubble_.z_ground && static_cast<int>(n) < n1) {

@@ -21,6 +21,7 @@ struct Vortex {
   Real xc, yc, R;
   Real U, V, U_v, T_inf, rho_inf;
   Real t;  ///< time of the state
+  physics::GasParameters gas;
 
   /// Displacement from c to x in a periodic direction of length L, to the nearest image.
   KOKKOS_INLINE_FUNCTION static Real periodic_offset(Real x, Real c, Real L) {
@@ -30,13 +31,12 @@ struct Vortex {
   }
 
   KOKKOS_INLINE_FUNCTION PointState operator()(Real x, Real y, Real) const {
-    using namespace physics;
     const Real dx = periodic_offset(x, xc + U * t, Lx) / R;
     const Real dy = periodic_offset(y, yc + V * t, Ly) / R;
     const Real r2 = dx * dx + dy * dy;
     const Real bump = math::exp((1 - r2) / 2);
-    const Real T = T_inf - U_v * U_v / (2 * cp_d) * bump * bump;
-    const Real rho = rho_inf * math::pow(T / T_inf, 1 / (gamma_d - 1));
+    const Real T = T_inf - U_v * U_v / (2 * gas.cp_d) * bump * bump;
+    const Real rho = rho_inf * math::pow(T / T_inf, 1 / (gas.gamma_d - 1));
     return {rho, U - U_v * dy * bump, V + U_v * dx * bump, 0, T, 0, 0};
   }
 };
@@ -51,6 +51,7 @@ std::unique_ptr<Case> make_isentropic_vortex(const Config& c) {
   v.xc = v.x0 + v.Lx / 2, v.yc = v.y0 + v.Ly / 2;
   v.R = std::min(v.Lx, v.Ly) / 12;
   v.U = 50, v.V = 25, v.U_v = 25, v.T_inf = 300, v.rho_inf = 1;
+  v.gas = physics::GasParameters{};
   return std::make_unique<ExactSolutionCase<Vortex>>("isentropic_vortex", v);
 }
 

@@ -10,10 +10,11 @@ namespace {
 
 struct IsothermalRest {
   Real T;
+  Real g;
+  physics::GasParameters gas;
   KOKKOS_INLINE_FUNCTION PointState operator()(Real, Real, Real z) const {
-    using namespace physics;
-    const Real p = p_0 * math::exp(-grav * z / (R_d * T));
-    const Real rho = p / (R_d * T);
+    const Real p = gas.p_0 * math::exp(-g * z / (gas.R_d * T));
+    const Real rho = p / (gas.R_d * T);
     return {rho, 0, 0, 0, T, rho, p};
   }
 };
@@ -21,16 +22,17 @@ struct IsothermalRest {
 class RestAtmosphere : public Case {
  public:
   void initialize(const dg::CoordView& x, const dg::StateView& q, const dg::AuxView& aux) const override {
-    fill_pointwise("case::rest_atmosphere", x, q, aux, physics::grav, IsothermalRest{300.0});
-    reference_from_state(q, aux);
+    const dg::Equations eq = equations();
+    fill_pointwise("case::rest_atmosphere", eq, x, q, aux, gravity(), IsothermalRest{300.0, gravity(), eq.gas});
+    reference_from_state(eq, q, aux);
   }
   std::vector<CaseDiagnostic> diagnostics(const HostSolution& s, MPI_Comm comm) const override {
     double local = 0;  // max |u| [m/s]
     for (size_t e = 0; e < s.q.extent(0); ++e)
       for (size_t n = 0; n < s.q.extent(2); ++n) {
-        const Real rho = s.q(e, physics::i_rho, n);
+        const Real rho = s.q(e, dg::Equations::i_rho, n);
         Real speed2 = 0;
-        for (int d = 0; d < 3; ++d) speed2 += s.q(e, physics::i_rhou + d, n) * s.q(e, physics::i_rhou + d, n);
+        for (int d = 0; d < 3; ++d) speed2 += s.q(e, dg::Equations::i_rhou + d, n) * s.q(e, dg::Equations::i_rhou + d, n);
         local = std::max(local, std::sqrt(speed2) / rho);
       }
     double global = 0;

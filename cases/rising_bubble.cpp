@@ -9,7 +9,6 @@
 #include <cmath>
 
 #include "cases/registry.hpp"
-#include "physics/thermodynamics.hpp"
 #include "solver/pointwise_fill.hpp"
 
 namespace squall::cases {
@@ -21,17 +20,18 @@ struct WarmBubble {
   Real x_c, z_c, r_c, theta_c, z_ground;
   Real y_c;
   bool sphere;
+  Real g;
+  physics::GasParameters gas;
   KOKKOS_INLINE_FUNCTION PointState operator()(Real x, Real y, Real z) const {
-    using namespace physics;
     const Real height = z - z_ground;
-    const Real pi = 1 - grav * height / (cp_d * theta_0);
-    const Real p = p_0 * math::pow(pi, cp_d / R_d);
-    const Real rho_ref = p / (R_d * theta_0 * pi);
+    const Real pi = 1 - g * height / (gas.cp_d * theta_0);
+    const Real p = gas.p_0 * math::pow(pi, gas.cp_d / gas.R_d);
+    const Real rho_ref = p / (gas.R_d * theta_0 * pi);
     const Real dy = sphere ? y - y_c : Real(0);
     const Real r = math::sqrt((x - x_c) * (x - x_c) + dy * dy + (z - z_c) * (z - z_c));
     const Real theta_prime = r <= r_c ? theta_c / 2 * (1 + math::cos(Real(M_PI) * r / r_c)) : Real(0);
     const Real T = (theta_0 + theta_prime) * pi;
-    return {p / (R_d * T), 0, 0, 0, T, rho_ref, p};
+    return {p / (gas.R_d * T), 0, 0, 0, T, rho_ref, p};
   }
 };
 
@@ -40,10 +40,10 @@ class RisingBubble : public Case {
   explicit RisingBubble(const Config& c)
       : bubble_{(c.mesh.domain[0][0] + c.mesh.domain[0][1]) / 2, c.mesh.domain[2][0] + 350.0, 250.0,
                 0.5, c.mesh.domain[2][0], (c.mesh.domain[1][0] + c.mesh.domain[1][1]) / 2,
-                c.mesh.elements[1] > 1} {}
+                c.mesh.elements[1] > 1, gravity(), equations().gas} {}
 
   void initialize(const dg::CoordView& x, const dg::StateView& q, const dg::AuxView& aux) const override {
-    fill_pointwise("case::rising_bubble", x, q, aux, physics::grav, bubble_);
+    fill_pointwise("case::rising_bubble", equations(), x, q, aux, bubble_.g, bubble_);
   }
 
   /// Maximum of theta' = theta - theta_0 and the height (above ground) where it is.
@@ -54,12 +54,11 @@ class RisingBubble : public Case {
     } local{-1e300, 0}, global{};
     MPI_Comm_rank(comm, &local.rank);
     double z_local = 0;
+    const dg::Equations eq = equations();
     for (size_t e = 0; e < s.q.extent(0); ++e)
       for (size_t n = 0; n < s.q.extent(2); ++n) {
-        physics::Cons q;
-        for (int v = 0; v < physics::nvar; ++v) q[v] = s.q(e, v, n);
-        const physics::Prim w = physics::primitive(q, s.aux(e, 2, n));
-        const double theta_prime = physics::potential_temperature(w.T, w.p) - theta_0;
+        const physics::Prim w = eq.primitive(s.state(e, n), s.aux(e, dg::Equations::a_phi, n));
+        const double theta_prime = eq.potential_temperature(w.T, w.p) - theta_0;
         if (theta_prime > local.value) local.value = theta_prime, z_local = s.x(e, 2, n);
       }
     // The maximum is exact; on ties the lowest rank's point wins (MPI_MAXLOC).

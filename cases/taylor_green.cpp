@@ -21,11 +21,11 @@ constexpr Real T0 = 300.0;
 
 struct TaylorGreen {
   Real L, V0, rho0;
+  physics::GasParameters gas;
   KOKKOS_INLINE_FUNCTION PointState operator()(Real x, Real y, Real z) const {
-    using namespace physics;
     const Real X = x / L, Y = y / L, Z = z / L;
-    const Real p = p_0 + rho0 * V0 * V0 / 16 * (math::cos(2 * X) + math::cos(2 * Y)) * (math::cos(2 * Z) + 2);
-    return {p / (R_d * T0), V0 * math::sin(X) * math::cos(Y) * math::cos(Z),
+    const Real p = gas.p_0 + rho0 * V0 * V0 / 16 * (math::cos(2 * X) + math::cos(2 * Y)) * (math::cos(2 * Z) + 2);
+    return {p / (gas.R_d * T0), V0 * math::sin(X) * math::cos(Y) * math::cos(Z),
             -V0 * math::cos(X) * math::sin(Y) * math::cos(Z), 0, T0, 0, 0};
   }
 };
@@ -33,13 +33,14 @@ struct TaylorGreen {
 class TaylorGreenCase : public Case {
  public:
   explicit TaylorGreenCase(const Config& c) {
+    tg_.gas = equations().gas;
     tg_.L = (c.mesh.domain[0][1] - c.mesh.domain[0][0]) / (2 * M_PI);
-    tg_.V0 = 0.1 * std::sqrt(physics::gamma_d * physics::R_d * T0);
-    tg_.rho0 = physics::p_0 / (physics::R_d * T0);
+    tg_.V0 = 0.1 * std::sqrt(tg_.gas.gamma_d * tg_.gas.R_d * T0);
+    tg_.rho0 = tg_.gas.p_0 / (tg_.gas.R_d * T0);
   }
   Real gravity() const override { return 0; }
   void initialize(const dg::CoordView& x, const dg::StateView& q, const dg::AuxView& aux) const override {
-    fill_pointwise("case::taylor_green", x, q, aux, 0, tg_);
+    fill_pointwise("case::taylor_green", equations(), x, q, aux, 0, tg_);
   }
   std::vector<std::string> time_series_columns() const override {
     return {"kinetic_energy", "dissipation_rate", "enstrophy"};
@@ -52,7 +53,7 @@ class TaylorGreenCase : public Case {
     std::vector<double> u(3 * nodes);
     for (size_t e = 0; e < s.q.extent(0); ++e) {
       for (int n = 0; n < nodes; ++n)
-        for (int d = 0; d < 3; ++d) u[d * nodes + n] = s.q(e, physics::i_rhou + d, n) / s.q(e, physics::i_rho, n);
+        for (int d = 0; d < 3; ++d) u[d * nodes + n] = s.q(e, dg::Equations::i_rhou + d, n) / s.q(e, dg::Equations::i_rho, n);
       for (int n = 0; n < nodes; ++n) {
         const int idx[3] = {n % n1, (n / n1) % n1, n / (n1 * n1)};
         // du[c][d] = d u_c / d x_d by the element's differentiation matrix
@@ -67,7 +68,7 @@ class TaylorGreenCase : public Case {
           }
         }
         const double wx = du[2][1] - du[1][2], wy = du[0][2] - du[2][0], wz = du[1][0] - du[0][1];
-        const double rho = s.q(e, physics::i_rho, n);
+        const double rho = s.q(e, dg::Equations::i_rho, n);
         const double weight = s.lgl_weights[idx[0]] * s.lgl_weights[idx[1]] * s.lgl_weights[idx[2]] * jacobian;
         const double speed2 = u[n] * u[n] + u[nodes + n] * u[nodes + n] + u[2 * nodes + n] * u[2 * nodes + n];
         sums[0].add(weight * 0.5 * rho * speed2);

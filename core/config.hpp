@@ -1,7 +1,8 @@
 #pragma once
 /// The validated run configuration: plain typed values, one struct per TOML section.
 /// Filled by io/config_reader (which owns parsing, defaults and validation); read by
-/// everything else. Defaults and descriptions live in io/config_keys.cpp.
+/// everything else. Defaults and descriptions live in io/config_keys.cpp alone: the
+/// members here are zero until the reader fills them.
 #include <array>
 #include <string>
 
@@ -24,14 +25,14 @@ struct DgConfig {
 
 struct PhysicsConfig {
   double viscosity = 0;  ///< kinematic viscosity nu [m^2/s]; 0: Euler
-  double prandtl = 0.71;
+  double prandtl = 0;
   std::string closure;            ///< "constant", "smagorinsky" or "vreman"
   std::string heat_diffusion;     ///< "potential_temperature" or "temperature"
-  double smagorinsky_cs = 0.17;
-  double turbulent_prandtl = 1.0 / 3.0;
+  double smagorinsky_cs = 0;
+  double turbulent_prandtl = 0;
   double sponge_height = 0;     ///< where the sponge starts [m above the bottom]; 0: none
   double sponge_strength = 0;   ///< [1/s] at the top
-  double sponge_exponent = 2;
+  double sponge_exponent = 0;
   std::array<double, 3> sponge_velocity{};  ///< reference velocity [m/s]
 };
 
@@ -40,8 +41,8 @@ struct PhysicsConfig {
 inline constexpr const char* wall_names[6] = {"x_low", "x_high", "y_low", "y_high", "z_low", "z_high"};
 
 struct BoundaryConfig {
-  /// "free_slip", "no_slip_adiabatic" or "no_slip_isothermal", per wall
-  std::array<std::string, 6> kind{"free_slip", "free_slip", "free_slip", "free_slip", "free_slip", "free_slip"};
+  /// a name of physics/wall_kinds.hpp ("free_slip", "no_slip_adiabatic", ...), per wall
+  std::array<std::string, 6> kind{};
   std::array<double, 6> temperature{};  ///< wall temperature [K] of isothermal walls
 };
 
@@ -59,7 +60,7 @@ struct OutputConfig {
   double interval = 0;
   double checkpoint_interval = 0;  ///< simulated seconds between checkpoints (0: off)
   long checkpoint_steps = 0;       ///< steps between checkpoints (0: off)
-  int checkpoint_keep = 3;         ///< newest checkpoints kept
+  int checkpoint_keep = 0;         ///< newest checkpoints kept
   double profiles_interval = 0;    ///< simulated seconds between profiles (0: with field outputs)
 };
 

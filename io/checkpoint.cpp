@@ -134,9 +134,7 @@ std::vector<NumericAttribute> numeric_attributes(CheckpointMeta& m) {
   list.push_back(attribute("elements", integer, m.elements.data(), 3));
   list.push_back(attribute("domain", real, m.domain.data(), 6));
   list.push_back(attribute("periodic", integer, m.periodic.data(), 3));
-  list.push_back(attribute("initial_mass", real, &m.initial_mass));
-  list.push_back(attribute("initial_energy", real, &m.initial_energy));
-  list.push_back(attribute("boundary_energy", real, &m.boundary_energy));
+  for (auto& [name, value] : m.ledger) list.push_back(attribute(name.c_str(), real, &value));
   list.push_back(attribute("max_diffusivity", real, &m.max_diffusivity));
   return list;
 }
@@ -203,7 +201,8 @@ std::string write_checkpoint(const std::string& dir, MPI_Comm comm, const Checkp
   return path;
 }
 
-CheckpointMeta read_checkpoint_meta(const std::string& path, MPI_Comm comm) {
+CheckpointMeta read_checkpoint_meta(const std::string& path, MPI_Comm comm,
+                                    const std::vector<std::string>& ledger_names) {
   quiet_hdf5();
   const Checker<InputError> check{path};
   if (!std::filesystem::is_regular_file(path)) throw InputError("no checkpoint file '" + path + "'");
@@ -211,6 +210,7 @@ CheckpointMeta read_checkpoint_meta(const std::string& path, MPI_Comm comm) {
   Handle file(check(H5Fopen(path.c_str(), H5F_ACC_RDONLY, fapl.get()), "open: not a complete HDF5 file"),
               H5Fclose);
   CheckpointMeta m;
+  for (const auto& name : ledger_names) m.ledger.emplace_back(name, 0.0);
   const hid_t f = file.get();
   for (const auto& a : numeric_attributes(m)) {
     // the stored size must be the expected one: a damaged or foreign file is refused

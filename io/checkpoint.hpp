@@ -11,6 +11,8 @@
 
 #include <array>
 #include <string>
+#include <utility>
+#include <vector>
 #include <vector>
 
 namespace squall::io {
@@ -25,8 +27,10 @@ struct CheckpointMeta {
   std::array<int, 3> elements{};
   std::array<double, 6> domain{};  ///< x0, x1, y0, y1, z0, z1
   std::array<int, 3> periodic{};
-  double initial_mass = 0, initial_energy = 0;  ///< integrals at t = 0, for the ledger
-  double boundary_energy = 0;                   ///< energy in through the walls since t = 0
+  /// The ledger's numbers, by attribute name (e.g. initial_mass, boundary_energy: the
+  /// integral at t = 0 and what entered through the walls since, of each conserved
+  /// quantity of the equation set). The reader fills the names it is given.
+  std::vector<std::pair<std::string, double>> ledger;
   double max_diffusivity = 0;                   ///< largest nu + nu_t of the last stage
 };
 
@@ -44,7 +48,9 @@ std::string write_checkpoint(const std::string& dir, MPI_Comm comm, const Checkp
 
 /// Reads the metadata (collective); InputError naming the file when it is not a
 /// complete Squall checkpoint.
-CheckpointMeta read_checkpoint_meta(const std::string& path, MPI_Comm comm);
+/// The metadata of `path`, with the ledger values named in `ledger_names`.
+CheckpointMeta read_checkpoint_meta(const std::string& path, MPI_Comm comm,
+                                    const std::vector<std::string>& ledger_names);
 
 /// Reads this rank's block of the state (collective); InputError on failure.
 void read_checkpoint_state(const std::string& path, MPI_Comm comm, const CheckpointBlock& block,

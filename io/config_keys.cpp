@@ -1,6 +1,10 @@
 #include "io/config_keys.hpp"
 
 #include <cstdio>
+#include <deque>
+
+#include "core/config.hpp"
+#include "physics/wall_kinds.hpp"
 
 namespace squall::io {
 
@@ -9,6 +13,39 @@ const std::vector<std::string>& config_sections() {
                                                  "output"};
   return sections;
 }
+
+namespace {
+
+/// The [boundary] keys, two per wall, with the choices of the registry of wall kinds
+/// (physics/wall_kinds.hpp). Their text lives as long as the program.
+std::vector<KeySpec> boundary_keys() {
+  static std::deque<std::string> text;  // stable addresses
+  std::string choices, meanings;
+  for (const auto& kind : physics::wall_kinds) {
+    choices += std::string(choices.empty() ? "one of " : ", ") + "\"" + kind.name + "\"";
+    meanings += std::string(meanings.empty() ? "" : "; ") + kind.name + ": " + kind.description;
+  }
+  text.push_back(choices);
+  text.push_back("a finite number > 0 (K) for a no_slip_isothermal wall, else 0");
+  const char* kind_expected = text[0].c_str();
+  const char* temperature_expected = text[1].c_str();
+  std::vector<KeySpec> keys;
+  for (int w = 0; w < 6; ++w) {
+    const std::string wall = wall_names[w];
+    const std::string where = std::string("the ") + "xyz"[w / 2] + (w % 2 ? " high" : " low") + " end";
+    text.push_back(wall + "_temperature");
+    const char* temperature_name = text.back().c_str();
+    text.push_back("wall at " + where + " (when " + "xyz"[w / 2] + " is not periodic): " + meanings);
+    const char* kind_description = text.back().c_str();
+    text.push_back("temperature of the " + wall + " wall when it is no_slip_isothermal");
+    const char* temperature_description = text.back().c_str();
+    keys.push_back({"boundary", wall_names[w], "\"free_slip\"", kind_expected, kind_description});
+    keys.push_back({"boundary", temperature_name, "0.0", temperature_expected, temperature_description});
+  }
+  return keys;
+}
+
+}  // namespace
 
 const std::vector<KeySpec>& config_keys() {
   // clang-format off
@@ -46,30 +83,8 @@ const std::vector<KeySpec>& config_keys() {
      "p in alpha = strength sin^p(pi/2 (z - z_s)/(z_top - z_s))"},
     {"physics", "sponge_velocity", "[0.0, 0.0, 0.0]", "three finite numbers (m/s)",
      "velocity the sponge relaxes to"},
-    {"boundary", "x_low", "\"free_slip\"", "one of \"free_slip\", \"no_slip_adiabatic\", \"no_slip_isothermal\"",
-     "wall at the low x end (when x is not periodic): free-slip, or no-slip with zero heat flux or fixed temperature"},
-    {"boundary", "x_low_temperature", "0.0", "a finite number > 0 (K) for a no_slip_isothermal wall, else 0",
-     "temperature of the x_low wall when it is no_slip_isothermal"},
-    {"boundary", "x_high", "\"free_slip\"", "one of \"free_slip\", \"no_slip_adiabatic\", \"no_slip_isothermal\"",
-     "wall at the high x end (when x is not periodic): free-slip, or no-slip with zero heat flux or fixed temperature"},
-    {"boundary", "x_high_temperature", "0.0", "a finite number > 0 (K) for a no_slip_isothermal wall, else 0",
-     "temperature of the x_high wall when it is no_slip_isothermal"},
-    {"boundary", "y_low", "\"free_slip\"", "one of \"free_slip\", \"no_slip_adiabatic\", \"no_slip_isothermal\"",
-     "wall at the low y end (when y is not periodic): free-slip, or no-slip with zero heat flux or fixed temperature"},
-    {"boundary", "y_low_temperature", "0.0", "a finite number > 0 (K) for a no_slip_isothermal wall, else 0",
-     "temperature of the y_low wall when it is no_slip_isothermal"},
-    {"boundary", "y_high", "\"free_slip\"", "one of \"free_slip\", \"no_slip_adiabatic\", \"no_slip_isothermal\"",
-     "wall at the high y end (when y is not periodic): free-slip, or no-slip with zero heat flux or fixed temperature"},
-    {"boundary", "y_high_temperature", "0.0", "a finite number > 0 (K) for a no_slip_isothermal wall, else 0",
-     "temperature of the y_high wall when it is no_slip_isothermal"},
-    {"boundary", "z_low", "\"free_slip\"", "one of \"free_slip\", \"no_slip_adiabatic\", \"no_slip_isothermal\"",
-     "wall at the low z end (when z is not periodic): free-slip, or no-slip with zero heat flux or fixed temperature"},
-    {"boundary", "z_low_temperature", "0.0", "a finite number > 0 (K) for a no_slip_isothermal wall, else 0",
-     "temperature of the z_low wall when it is no_slip_isothermal"},
-    {"boundary", "z_high", "\"free_slip\"", "one of \"free_slip\", \"no_slip_adiabatic\", \"no_slip_isothermal\"",
-     "wall at the high z end (when z is not periodic): free-slip, or no-slip with zero heat flux or fixed temperature"},
-    {"boundary", "z_high_temperature", "0.0", "a finite number > 0 (K) for a no_slip_isothermal wall, else 0",
-     "temperature of the z_high wall when it is no_slip_isothermal"},
+  };
+  static const std::vector<KeySpec> after_boundary{
     {"time", "end_time", "1000.0", "a finite number >= 0 (seconds)",
      "simulated time at which the run ends [s]"},
     {"time", "max_steps", "0", "an integer >= 0",
@@ -96,8 +111,16 @@ const std::vector<KeySpec>& config_keys() {
      "number of newest checkpoints kept in the output directory; older ones are deleted"},
   };
   // clang-format on
-  return keys;
+  static const std::vector<KeySpec> all = [] {
+    std::vector<KeySpec> k = keys;
+    for (const auto& b : boundary_keys()) k.push_back(b);
+    for (const auto& a : after_boundary) k.push_back(a);
+    return k;
+  }();
+  return all;
 }
+
+
 
 std::string full_name(const KeySpec& key) {
   return std::string(key.section) + "." + key.name;

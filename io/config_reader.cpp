@@ -12,6 +12,7 @@
 
 #include "core/error.hpp"
 #include "io/config_keys.hpp"
+#include "physics/wall_kinds.hpp"
 
 namespace squall::io {
 namespace {
@@ -227,14 +228,18 @@ long long integer(Values& values, const char* section, const char* name, bool (*
 }
 
 /// One of the strings in `options`.
-std::string choice(Values& values, const char* section, const char* name,
-                   std::initializer_list<const char*> options) {
+template <class Options>
+std::string choice(Values& values, const char* section, const char* name, const Options& options) {
   const KeySpec& k = spec(section, name);
   const Located v = values.at(k);
   const std::string text = get_string(v, k);
   for (const char* option : options)
     if (text == option) return text;
   fail(v, full_name(k), k.expected);
+}
+std::string choice(Values& values, const char* section, const char* name,
+                   std::initializer_list<const char*> options) {
+  return choice<std::initializer_list<const char*>>(values, section, name, options);
 }
 
 /// [boundary]: the kind of each wall, and the temperature of isothermal ones. A wall of a
@@ -244,8 +249,12 @@ void read_boundary(Values& values, Config& c) {
   bool no_slip = false;
   for (int w = 0; w < 6; ++w) {
     const std::string name = wall_names[w], t_name = name + "_temperature";
-    const std::string kind =
-        choice(values, "boundary", wall_names[w], {"free_slip", "no_slip_adiabatic", "no_slip_isothermal"});
+    std::vector<const char*> kinds;
+    for (const auto& info : physics::wall_kinds) kinds.push_back(info.name);
+    const std::string kind = choice(values, "boundary", wall_names[w], kinds);
+    const physics::WallKindInfo* info = nullptr;
+    for (const auto& i : physics::wall_kinds)
+      if (kind == i.name) info = &i;
     const KeySpec& k = spec("boundary", wall_names[w]);
     const KeySpec& tk = spec("boundary", t_name.c_str());
     const Located tv = values.at(tk);
@@ -254,12 +263,12 @@ void read_boundary(Values& values, Config& c) {
     if (c.mesh.periodic[d] && kind != "free_slip")
       fail(values.at(k), full_name(k),
            std::string("\"free_slip\" (the default): mesh.periodic makes ") + "xyz"[d] + " periodic, so there is no wall");
-    if (kind == "no_slip_isothermal" && !(t > 0))
-      fail(tv, full_name(tk), "a temperature > 0 (K), since " + full_name(k) + " = \"no_slip_isothermal\"");
-    if (kind != "no_slip_isothermal" && t != 0)
+    if (info->has_temperature && !(t > 0))
+      fail(tv, full_name(tk), "a temperature > 0 (K), since " + full_name(k) + " = \"" + kind + "\"");
+    if (!info->has_temperature && t != 0)
       fail(tv, full_name(tk), "0 (unset): only a \"no_slip_isothermal\" wall has a temperature, and " +
                                   full_name(k) + " = \"" + kind + "\"");
-    no_slip |= kind != "free_slip";
+    no_slip |= info->no_slip;
     c.boundary.kind[w] = kind;
     c.boundary.temperature[w] = t;
   }

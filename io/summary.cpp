@@ -62,8 +62,8 @@ void write_summary(const std::string& dir, const RunSummary& s) {
     j.set("conservation", conservation);
     j.set("state_checksum", s.state_checksum);
     Json norms = Json::object();
-    const char* names[5] = {"rho", "rhou", "rhov", "rhow", "rhoe"};
-    for (size_t v = 0; v < s.state_l2.size() && v < 5; ++v) norms.set(names[v], s.state_l2[v]);
+    for (size_t v = 0; v < s.state_l2.size() && v < s.state_variables.size(); ++v)
+      norms.set(s.state_variables[v], s.state_l2[v]);
     Json state_norms = Json::object();
     state_norms.set("l2", norms);
     j.set("state_norms", state_norms);

@@ -36,7 +36,9 @@ struct RunSummary {
   double mass_budget_residual = 0;
   double energy_budget_residual = 0;
   std::string state_checksum;
-  /// Domain-mean L2 norm of each conservative variable (regression tests compare them).
+  /// Domain-mean L2 norm of each conservative variable (regression tests compare them),
+  /// with the variables' names.
+  std::vector<std::string> state_variables;
   std::vector<double> state_l2;
   /// Errors against the exact solution (empty without one): variable names and norms.
   std::vector<std::string> error_variables;

@@ -5,7 +5,7 @@
 /// operator picks one at run time by instantiating its kernels for that struct, so the
 /// kernels contain no branch on the closure. Filter width Delta: the geometric mean of
 /// the element edges divided by N + 1 (the mean node spacing).
-#include "physics/viscous.hpp"
+#include "physics/dry_air.hpp"
 
 namespace squall::physics {
 

@@ -11,7 +11,6 @@
 
 #include "core/config.hpp"
 #include "core/types.hpp"
-#include "physics/constants.hpp"
 #include "solver/dg_layout.hpp"
 
 namespace squall {
@@ -27,6 +26,12 @@ struct HostSolution {
   std::vector<double> lgl_derivative;       ///< D[i][j] = l_j'(x_i), row-major (N+1)^2
   std::array<double, 3> element_size{};     ///< h_x, h_y, h_z [m]
   double domain_volume = 0;                 ///< [m^3]
+  /// The conservative state of node n of element e.
+  dg::Cons state(std::size_t e, std::size_t n) const {
+    dg::Cons s;
+    for (int v = 0; v < dg::nvar; ++v) s[v] = q(e, v, n);
+    return s;
+  }
 };
 
 struct CaseDiagnostic {
@@ -39,6 +44,10 @@ class Case {
   virtual ~Case() = default;
   /// Gravitational acceleration [m s^-2]; 0 for cases without gravity.
   virtual Real gravity() const { return physics::grav; }
+  /// The equation set with this case's gas constants (the defaults of
+  /// physics::GasParameters unless a case's reference says otherwise); what the
+  /// operator solves, and what the case's own functors take their constants from.
+  virtual dg::Equations equations() const { return {}; }
   /// Fills the conservative state and the aux fields (reference density and pressure,
   /// geopotential) at the nodes with coordinates x.
   virtual void initialize(const dg::CoordView& x, const dg::StateView& q,

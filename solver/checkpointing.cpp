@@ -20,6 +20,17 @@ io::CheckpointBlock block_of(const mesh::LocalMesh& mesh, const HostSolution& ho
   return b;
 }
 
+/// Attribute names of the ledger: initial_<quantity>, boundary_<quantity> for each
+/// conserved quantity (initial_mass, boundary_mass, initial_energy, boundary_energy).
+std::vector<std::string> ledger_names() {
+  std::vector<std::string> names;
+  for (const char* quantity : dg::Equations::budget_names) {
+    names.push_back(std::string("initial_") + quantity);
+    names.push_back(std::string("boundary_") + quantity);
+  }
+  return names;
+}
+
 std::array<double, 6> domain_of(const Config& c) {
   const auto& d = c.mesh.domain;
   return {d[0][0], d[0][1], d[1][0], d[1][1], d[2][0], d[2][1]};
@@ -34,9 +45,11 @@ std::string save_checkpoint(const std::string& dir, MPI_Comm comm, const Config&
   m.step = state.step;
   m.output_count = state.output_count;
   m.dt = state.dt;
-  m.initial_mass = state.initial_mass;
-  m.initial_energy = state.initial_energy;
-  m.boundary_energy = state.boundary_energy;
+  const auto names = ledger_names();
+  for (int c = 0; c < dg::Equations::nconserved; ++c) {
+    m.ledger.emplace_back(names[2 * c], state.initial[c]);
+    m.ledger.emplace_back(names[2 * c + 1], state.boundary_inflow[c]);
+  }
   m.max_diffusivity = state.max_diffusivity;
   m.case_name = case_name;
   m.version = version;
@@ -56,7 +69,7 @@ std::string save_checkpoint(const std::string& dir, MPI_Comm comm, const Config&
 
 RunState load_checkpoint(const std::string& path, MPI_Comm comm, const Config& config, const std::string& case_name,
                          const mesh::LocalMesh& mesh, HostSolution& host) {
-  const io::CheckpointMeta m = io::read_checkpoint_meta(path, comm);
+  const io::CheckpointMeta m = io::read_checkpoint_meta(path, comm, ledger_names());
   const auto refuse = [&](const std::string& why) {
     throw InputError("refusing checkpoint '" + path + "': " + why);
   };
@@ -78,9 +91,10 @@ RunState load_checkpoint(const std::string& path, MPI_Comm comm, const Config& c
   s.step = m.step;
   s.output_count = m.output_count;
   s.dt = m.dt;
-  s.initial_mass = m.initial_mass;
-  s.initial_energy = m.initial_energy;
-  s.boundary_energy = m.boundary_energy;
+  for (int c = 0; c < dg::Equations::nconserved; ++c) {
+    s.initial[c] = m.ledger[2 * c].second;
+    s.boundary_inflow[c] = m.ledger[2 * c + 1].second;
+  }
   s.max_diffusivity = m.max_diffusivity;
   return s;
 }

@@ -3,11 +3,13 @@
 /// the file, and the checks a restart makes before it trusts a file.
 #include <mpi.h>
 
+#include <array>
 #include <string>
 
 #include "core/config.hpp"
 #include "mesh/local_mesh.hpp"
 #include "solver/case.hpp"
+#include "solver/dg_layout.hpp"
 
 namespace squall {
 
@@ -17,8 +19,10 @@ struct RunState {
   long step = 0;
   long output_count = 0;  ///< interval outputs written so far
   double dt = 0;
-  double initial_mass = 0, initial_energy = 0;
-  double boundary_energy = 0;  ///< energy that entered through the walls since t = 0 [J]
+  /// Per conserved quantity of the equation set (dg::Equations::conserved): its integral
+  /// at t = 0, and what entered through the walls since (time integral of the boundary
+  /// rates, with the integrator's weights).
+  std::array<double, dg::Equations::nconserved> initial{}, boundary_inflow{};
   double max_diffusivity = 0;  ///< largest nu + nu_t of the last stage, for the next dt
 };
 

@@ -8,9 +8,15 @@
 /// Face node m = a + (N+1) b, (a, b) the node indices along the two tangential
 /// directions in increasing order (x before y before z), the same on both sides of a face.
 #include "core/types.hpp"
-#include "physics/state.hpp"
+#include "physics/dry_air.hpp"
 
 namespace squall::dg {
+
+/// The equation set the solver is built for: the number, names and meaning of the
+/// variables of every state array come from it, and nowhere else.
+using Equations = physics::DryAir;
+using Cons = Equations::Cons;
+inline constexpr int nvar = Equations::nvar;
 
 using StateView = DeviceView<Real***>;  ///< (element, variable, node)
 using AuxView = DeviceView<Real***>;    ///< (element, aux variable, node): rho_ref, p_ref, phi
@@ -47,14 +53,15 @@ struct Layout {
 };
 
 /// Reads the conservative state of node n of element e.
-KOKKOS_INLINE_FUNCTION physics::Cons load(const StateView& q, int e, int n) {
-  physics::Cons s;
-  for (int v = 0; v < physics::nvar; ++v) s[v] = q(e, v, n);
+KOKKOS_INLINE_FUNCTION Cons load(const StateView& q, int e, int n) {
+  Cons s;
+  for (int v = 0; v < nvar; ++v) s[v] = q(e, v, n);
   return s;
 }
 
+/// Reads the aux values (reference state, geopotential) of node n of element e.
 KOKKOS_INLINE_FUNCTION physics::Aux load_aux(const AuxView& aux, int e, int n) {
-  return {aux(e, 0, n), aux(e, 1, n), aux(e, 2, n)};
+  return {aux(e, Equations::a_rho_ref, n), aux(e, Equations::a_p_ref, n), aux(e, Equations::a_phi, n)};
 }
 
 }  // namespace squall::dg

@@ -1,8 +1,11 @@
 #pragma once
-/// The DGSEM right-hand side of the Euler equations with gravity on the brick:
-/// strong form, collocated LGL quadrature, Rusanov surface flux, impenetrable walls by
-/// mirror states (free-slip or, with viscosity, no-slip: solver/dg_viscous_impl.hpp) (Kopriva, Implementing Spectral Methods for PDEs, 2009, ch. 8;
-/// Hesthaven & Warburton, Nodal DG Methods, 2008).
+/// The DGSEM right-hand side of the equation set dg::Equations (the compressible
+/// Navier-Stokes equations with gravity) on the brick: strong form, collocated LGL
+/// quadrature, Rusanov surface flux, split-form volume integral as an option, BR1
+/// viscous terms (solver/dg_viscous_impl.hpp), walls as boundary-condition types
+/// (physics/boundary_conditions.hpp), sources as source types (physics/sources.hpp)
+/// (Kopriva, Implementing Spectral Methods for PDEs, 2009, ch. 8; Hesthaven & Warburton,
+/// Nodal DG Methods, 2008).
 ///
 ///   dq/dt = -sum_d (2/h_d) [ D F_d(q) + L_d (F*_d - F_d(q)) ] + S(q)
 ///
@@ -19,8 +22,8 @@
 #include "solver/dg_layout.hpp"
 #include "solver/geometry.hpp"
 #include "solver/time_integrator.hpp"
-#include "physics/sponge.hpp"
-#include "physics/viscous.hpp"
+#include "physics/sources.hpp"
+#include "physics/boundary_conditions.hpp"
 
 namespace squall::dg {
 
@@ -29,7 +32,7 @@ enum class Closure { constant, smagorinsky, vreman };
 template <int N, class ClosureModel>
 struct NodeViscousFlux;
 
-/// Component v (1..nvar-1) of F_v,d, d normal to element face lf, at face node m: what the
+/// Component v (Equations::first_viscous..nvar-1) of F_v,d, d normal to element face lf, at face node m: what the
 /// viscous face kernels read. The element layout stores only these traces, face by face
 /// (contiguous for the face kernels); the node layout reads them from its F_v at every node.
 template <int N>
@@ -74,15 +77,17 @@ KOKKOS_INLINE_FUNCTION Real derivative_at(const Basis<N>& b, const View& f, int 
   return sum;
 }
 
-/// Stored components of the viscous flux: momentum and energy (its density component is
-/// zero), and the index of component v = 1..nvar-1 of F_v,d in the viscous flux array.
-inline constexpr int nvflux = physics::nvar - 1;
-KOKKOS_INLINE_FUNCTION constexpr int vflux_index(int d, int v) { return d * nvflux + v - 1; }
+/// Stored components of the viscous flux: those from Equations::first_viscous on (the
+/// density has none), and the index of component v of F_v,d in the viscous flux array.
+inline constexpr int nvflux = Equations::nvflux;
+inline constexpr int first_viscous = Equations::first_viscous;
+KOKKOS_INLINE_FUNCTION constexpr int vflux_index(int d, int v) { return d * nvflux + v - first_viscous; }
 
 /// Runtime choices of the operator, made once.
 struct OperatorOptions {
+  Equations equations{};    ///< the equation set and its gas constants
   Real gravity = 0;         ///< [m s^-2] scales the buoyancy source (0: off)
-  bool split_form = false;  ///< Kennedy-Gruber flux differencing instead of the standard volume term
+  bool split_form = true;   ///< Kennedy-Gruber flux differencing instead of the standard volume term
   KernelLayout kernel_layout = host_backend ? KernelLayout::elements : KernelLayout::nodes;
   Real viscosity = 0;       ///< kinematic viscosity nu [m^2 s^-1] (0: Euler, no viscous phases)
   Real prandtl = 0.71;      ///< nu / kappa
@@ -108,18 +113,16 @@ class DgOperator {
 
   int element_count() const { return elements_; }
   /// Reals in a state: elements x variables x nodes.
-  std::size_t state_size() const { return static_cast<std::size_t>(elements_) * physics::nvar * L::nodes; }
-  StateView state_view(const FlatView& flat) const {
-    return StateView(flat.data(), elements_, physics::nvar, L::nodes);
-  }
+  std::size_t state_size() const { return static_cast<std::size_t>(elements_) * nvar * L::nodes; }
+  StateView state_view(const FlatView& flat) const { return StateView(flat.data(), elements_, nvar, L::nodes); }
 
   /// dq = rhs(t, q). Collective (halo exchange).
   void operator()(Real t, const FlatView& q, const FlatView& dq);
 
-  /// Energy entering through the walls per unit time [J/s] in the last call, summed over
-  /// ranks: the heat flux of isothermal walls (every other wall passes no energy). The
-  /// time integrator integrates it with the state's weights, for the energy budget.
-  const double& boundary_energy_rate() const { return boundary_energy_rate_; }
+  /// Rates at which the conserved quantities (Equations::conserved: mass, energy) enter
+  /// through the walls in the last call [kg/s, J/s], summed over ranks exactly. The time
+  /// integrator integrates them with the state's weights, for the budgets.
+  const double* boundary_rates_of_last_call() const { return boundary_rates_; }
 
   /// Largest total diffusivity max(nu + nu_t, kappa + kappa_t) [m^2 s^-1] over this
   /// rank's nodes in the last call (subgrid models included), for the explicit
@@ -138,14 +141,22 @@ class DgOperator {
   void interior_faces(const StateView& q);
   void mpi_faces(const StateView& q);
   void boundary_faces(const StateView& q);
+  template <class Condition>
+  void boundary_faces(const StateView& q, int wall, const Condition& bc);
+  void boundary_rates();
   void surface_lift(const StateView& dq);
-  void sources(const StateView& q, const StateView& dq);
+  void sources(Real t, const StateView& q, const StateView& dq);
+  template <class Source>
+  void add_sources(Real t, const StateView& q, const StateView& dq, const Source& source);
   // Viscous phases (BR1; solver/dg_viscous_impl.hpp), only when viscosity > 0.
   void gradients_local();
   void gradients_remote(const StateView& q);
   void viscous_fluxes_local(const StateView& q, const StateView& dq);
   void viscous_fluxes_remote(const StateView& q);
-  void wall_heat_rate(const StateView& q);
+  template <class Condition>
+  void viscous_wall_faces(const StateView& q, int wall, const Condition& bc);
+  template <class Condition>
+  void gradient_wall_faces(const StateView& q, int wall, const Condition& bc);
   template <class F>
   void with_closure(const F& f) const;
   template <class ClosureModel>
@@ -159,6 +170,7 @@ class DgOperator {
 
  private:
   int elements_;
+  Equations eq_;
   Basis<N> basis_;
   Real two_over_h_[3];
   Real gravity_;
@@ -174,22 +186,25 @@ class DgOperator {
   bool theta_gradient_;  ///< grad theta is used (theta diffusion, or Smagorinsky's Ri)
   physics::Sponge sponge_layer_;
   physics::Walls walls_;
-  bool isothermal_walls_ = false;
-  double boundary_energy_rate_ = 0;
+  bool walls_anywhere_ = false;  ///< some direction is not periodic
+  double boundary_rates_[Equations::nconserved] = {};
   Real max_diffusivity_ = 0;
   bool evaluated_ = false;
   MPI_Comm comm_;
   CoordView x_;
   AuxView aux_;
   DeviceView<int* [3]> interior_;  ///< (element_minus, element_plus, direction)
-  DeviceView<int* [2]> boundary_;  ///< (element, local face)
+  DeviceView<int* [2]> boundary_;  ///< (element, local face), grouped by wall
+  int wall_begin_[7] = {};         ///< wall w's faces are boundary_(wall_begin_[w] .. wall_begin_[w + 1])
+  DeviceView<Real***> wall_flux_;  ///< F* - F_v* of the conserved quantities (face, Equations::conserved index, face node)
+  DeviceView<Real**> wall_rates_;  ///< their face integrals (face, conserved index)
   DeviceView<int* [3]> mpi_;       ///< (element, local face, 1 if this side is minus)
   DeviceView<Real***> flux_;       ///< standard form: F_d(q) at every node (element, d * nvar + v, node)
-  DeviceView<Real***> points_;     ///< split form: rho, u, v, w, p, e, p_ref per node
+  DeviceView<Real***> points_;     ///< split form: the split point of each node (Equations::split_values)
   DeviceView<Real****> surface_;   ///< F* - F(q) per element face: (element, face, v, face node)
   std::unique_ptr<mesh::HaloExchange> halo_;
   // Viscous work arrays.
-  DeviceView<Real***> gvars_;          ///< u, v, w, T per node: (element, var, node)
+  DeviceView<Real***> gvars_;          ///< gradient variables (Equations::gradient_variables) per node: (element, var, node)
   DeviceView<Real****> grad_surface_;  ///< g* - g per element face: (element, face, var, face node)
   DeviceView<int* [6]> neighbors_;   ///< element layout: element across each interior face, else -1
   DeviceView<int*> halo_elements_;   ///< elements with an MPI face (element layout: lifted first)

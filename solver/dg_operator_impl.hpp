@@ -2,27 +2,29 @@
 // Implementation of DgOperator<N> (included from dg_operator.hpp).
 #include <algorithm>
 #include <vector>
-#include "physics/numerical_flux.hpp"
-#include "physics/two_point_flux.hpp"
+
+#include "core/reproducible_sum.hpp"
 #include "physics/closures.hpp"
+#include "physics/numerical_flux.hpp"
 
 namespace squall::dg {
 
 /// F_d(q) of node n of element e, with the node's own reference state: the flux a face
 /// kernel subtracts from F* on its side (the same arithmetic as the volume flux).
-KOKKOS_INLINE_FUNCTION physics::Cons own_flux(const StateView& q, const AuxView& aux, int e, int n, int d) {
-  const physics::Cons s = load(q, e, n);
+KOKKOS_INLINE_FUNCTION Cons own_flux(const Equations& eq, const StateView& q, const AuxView& aux, int e, int n,
+                                     int d) {
+  const Cons s = load(q, e, n);
   const physics::Aux a = load_aux(aux, e, n);
-  return physics::flux(s, physics::primitive(s, a.phi), a.p_ref, d);
+  return eq.flux(s, eq.primitive(s, a.phi), a.p_ref, d);
 }
 
 /// The variables whose gradients BR1 lifts, of node n of element e, into g (when the
 /// viscous phases need them: g is empty otherwise).
-KOKKOS_INLINE_FUNCTION void store_gradient_variables(const DeviceView<Real***>& g, int e, int n,
-                                                     const physics::Prim& w, bool theta) {
+KOKKOS_INLINE_FUNCTION void store_gradient_variables(const Equations& eq, const DeviceView<Real***>& g, int e,
+                                                     int n, const physics::Prim& w, bool theta) {
   if (g.extent(0) == 0) return;
-  const physics::Vec<physics::ngrad> v = physics::gradient_variables(w, theta);
-  for (int k = 0; k < physics::ngrad; ++k) g(e, k, n) = v[k];
+  const Equations::Grad v = eq.gradient_variables(w, theta);
+  for (int k = 0; k < Equations::ngrad; ++k) g(e, k, n) = v[k];
 }
 
 /// The Rusanov surface terms F* - F of both sides of the interior face normal to D
@@ -30,14 +32,14 @@ KOKKOS_INLINE_FUNCTION void store_gradient_variables(const DeviceView<Real***>& 
 /// comes with F* (same reference state); the plus side's is formed with its own node's
 /// reference state.
 template <int D, int N>
-KOKKOS_INLINE_FUNCTION void interior_face_node(const StateView& q, const AuxView& aux,
+KOKKOS_INLINE_FUNCTION void interior_face_node(const Equations& eq, const StateView& q, const AuxView& aux,
                                                const DeviceView<Real****>& S, int em, int ep, int m) {
   using L = Layout<N>;
   const int nm = L::volume_node_of(m, 2 * D + 1), np = L::volume_node_of(m, 2 * D);
-  const physics::RusanovFlux r =
-      physics::rusanov_with_sides(load(q, em, nm), load(q, ep, np), load_aux(aux, em, nm), D);
-  const physics::Cons fp = own_flux(q, aux, ep, np, D);
-  for (int v = 0; v < physics::nvar; ++v) {
+  const physics::RusanovFlux<Equations> r =
+      physics::rusanov_with_sides(eq, load(q, em, nm), load(q, ep, np), load_aux(aux, em, nm), D);
+  const Cons fp = own_flux(eq, q, aux, ep, np, D);
+  for (int v = 0; v < nvar; ++v) {
     S(em, 2 * D + 1, v, m) = r.star[v] - r.minus[v];
     S(ep, 2 * D, v, m) = r.star[v] - fp[v];
   }
@@ -48,6 +50,7 @@ DgOperator<N>::DgOperator(const mesh::LocalMesh& mesh, const Basis<N>& basis,
                           const Geometry& geometry, AuxView aux, const OperatorOptions& options,
                           MPI_Comm comm, Timers& timers)
     : elements_(mesh.element_count()),
+      eq_(options.equations),
       basis_(basis),
       gravity_(options.gravity),
       split_form_(options.split_form),
@@ -68,7 +71,7 @@ DgOperator<N>::DgOperator(const mesh::LocalMesh& mesh, const Basis<N>& basis,
       aux_(aux),
       timers_(timers) {
   for (int d = 0; d < 3; ++d) two_over_h_[d] = 2 / geometry.h[d];
-  for (int w = 0; w < 6; ++w) isothermal_walls_ |= walls_.kind[w] == physics::no_slip_isothermal;
+  for (int d = 0; d < 3; ++d) walls_anywhere_ |= !mesh.brick().periodic()[d];
   max_diffusivity_ = viscous_ ? std::max(viscosity_, diffusivity_) : 0;
   theta_gradient_ = theta_diffusion_ || (closure_ == Closure::smagorinsky && gravity_ != 0);
 
@@ -95,8 +98,17 @@ DgOperator<N>::DgOperator(const mesh::LocalMesh& mesh, const Basis<N>& basis,
     const auto& face = mesh.interior_faces()[by_element[f]];
     ih(f, 0) = face.element_minus, ih(f, 1) = face.element_plus, ih(f, 2) = face.direction;
   }
-  for (int f = 0; f < nb; ++f)
-    bh(f, 0) = mesh.boundary_faces()[f].element, bh(f, 1) = mesh.boundary_faces()[f].local_face;
+  // Boundary faces grouped by wall (= local face), each wall's faces contiguous, so that
+  // each wall's kernels run with its boundary-condition type.
+  {
+    int f = 0;
+    for (int wall = 0; wall < 6; ++wall) {
+      wall_begin_[wall] = f;
+      for (const auto& face : mesh.boundary_faces())
+        if (face.local_face == wall) bh(f, 0) = face.element, bh(f, 1) = face.local_face, ++f;
+    }
+    wall_begin_[6] = f;
+  }
   for (int f = 0; f < nm; ++f) {
     const auto& face = mesh.mpi_faces()[f];
     mh(f, 0) = face.element, mh(f, 1) = face.local_face, mh(f, 2) = face.is_minus ? 1 : 0;
@@ -107,14 +119,16 @@ DgOperator<N>::DgOperator(const mesh::LocalMesh& mesh, const Basis<N>& basis,
 
   // The standard form needs F_d(q) at every node; the split form only at faces, where the
   // face kernels form it (own_flux), so it is not stored.
-  if (!split_form_) flux_ = DeviceView<Real***>("dg::volume_flux", elements_, 3 * physics::nvar, L::nodes);
-  surface_ = DeviceView<Real****>("dg::surface", elements_, 6, physics::nvar, L::face_nodes);
+  if (!split_form_) flux_ = DeviceView<Real***>("dg::volume_flux", elements_, 3 * nvar, L::nodes);
+  surface_ = DeviceView<Real****>("dg::surface", elements_, 6, nvar, L::face_nodes);
   if (split_form_ && kernel_layout_ == KernelLayout::nodes)
-    points_ = DeviceView<Real***>("dg::split_points", elements_, 7, L::nodes);
-  halo_ = std::make_unique<mesh::HaloExchange>(mesh, physics::nvar * L::face_nodes, comm);
+    points_ = DeviceView<Real***>("dg::split_points", elements_, Equations::nsplit, L::nodes);
+  wall_flux_ = DeviceView<Real***>("dg::wall_flux", nb, Equations::nconserved, L::face_nodes);
+  wall_rates_ = DeviceView<Real**>("dg::wall_rates", nb, Equations::nconserved);
+  halo_ = std::make_unique<mesh::HaloExchange>(mesh, nvar * L::face_nodes, comm);
   if (viscous_) {
-    gvars_ = DeviceView<Real***>("dg::gradient_variables", elements_, physics::ngrad, L::nodes);
-    grad_surface_ = DeviceView<Real****>("dg::gradient_surface", elements_, 6, physics::ngrad, L::face_nodes);
+    gvars_ = DeviceView<Real***>("dg::gradient_variables", elements_, Equations::ngrad, L::nodes);
+    grad_surface_ = DeviceView<Real****>("dg::gradient_surface", elements_, 6, Equations::ngrad, L::face_nodes);
     if (kernel_layout_ == KernelLayout::elements)
       vtrace_ = DeviceView<Real****>("dg::viscous_flux_traces", elements_, 6, nvflux, L::face_nodes);
     else
@@ -148,7 +162,7 @@ DgOperator<N>::DgOperator(const mesh::LocalMesh& mesh, const Basis<N>& basis,
 }
 
 template <int N>
-void DgOperator<N>::operator()(Real /*t*/, const FlatView& q_flat, const FlatView& dq_flat) {
+void DgOperator<N>::operator()(Real t, const FlatView& q_flat, const FlatView& dq_flat) {
   const StateView q = state_view(q_flat), dq = state_view(dq_flat);
   // 1. Start the halo exchange: this rank's traces on MPI faces go out.
   start_halo_exchange(q);
@@ -176,10 +190,12 @@ void DgOperator<N>::operator()(Real /*t*/, const FlatView& q_flat, const FlatVie
     }
     viscous_fluxes_remote(q);
   }
-  // 7. Surface lift: face corrections into the end nodes.
+  // 7. What crossed the walls, for the conservation ledger.
+  boundary_rates();
+  // 8. Surface lift: face corrections into the end nodes.
   surface_lift(dq);
-  // 8. Sources.
-  sources(q, dq);
+  // 9. Sources.
+  sources(t, q, dq);
   evaluated_ = true;
 }
 
@@ -191,8 +207,7 @@ void DgOperator<N>::start_halo_exchange(const StateView& q) {
   parallel_for("dg::pack_halo", static_cast<int>(faces.extent(0)), L::face_nodes,
                KOKKOS_LAMBDA(const int f, const int m) {
                  const int n = L::volume_node_of(m, faces(f, 1));
-                 for (int v = 0; v < physics::nvar; ++v)
-                   send(f, v * L::face_nodes + m) = q(faces(f, 0), v, n);
+                 for (int v = 0; v < nvar; ++v) send(f, v * L::face_nodes + m) = q(faces(f, 0), v, n);
                });
   halo_->start();
 }
@@ -209,23 +224,24 @@ void DgOperator<N>::volume_integral(const StateView& q, const StateView& dq) {
   const auto g = gvars_;
   const bool theta = theta_gradient_;
   const auto aux = aux_;
+  const Equations eq = eq_;
   // Everything the later phases need of each node's primitive state, in one pass:
   // fluxes (standard form), split-form points, and the variables whose gradients BR1 lifts.
   parallel_for("dg::volume_flux", elements_, L::nodes, KOKKOS_LAMBDA(const int e, const int n) {
-    const physics::Cons s = load(q, e, n);
+    const Cons s = load(q, e, n);
     const physics::Aux a = load_aux(aux, e, n);
-    const physics::Prim w = physics::primitive(s, a.phi);
-    store_gradient_variables(g, e, n, w, theta);
+    const physics::Prim w = eq.primitive(s, a.phi);
+    store_gradient_variables(eq, g, e, n, w, theta);
     if (F.extent(0) > 0) {
       for (int d = 0; d < 3; ++d) {
-        const physics::Cons f = physics::flux(s, w, a.p_ref, d);
-        for (int v = 0; v < physics::nvar; ++v) F(e, d * physics::nvar + v, n) = f[v];
+        const Cons f = eq.flux(s, w, a.p_ref, d);
+        for (int v = 0; v < nvar; ++v) F(e, d * nvar + v, n) = f[v];
       }
     }
     if (P.extent(0) > 0) {
-      const physics::SplitPoint sp = physics::split_point(s, w, a.p_ref);
-      P(e, 0, n) = sp.rho, P(e, 1, n) = sp.u[0], P(e, 2, n) = sp.u[1], P(e, 3, n) = sp.u[2];
-      P(e, 4, n) = sp.p, P(e, 5, n) = sp.e, P(e, 6, n) = sp.p_ref;
+      Real values[Equations::nsplit];
+      Equations::split_values(eq.split_point(s, w, a.p_ref), values);
+      for (int v = 0; v < Equations::nsplit; ++v) P(e, v, n) = values[v];
     }
   });
   if (split_form_) {
@@ -236,9 +252,9 @@ void DgOperator<N>::volume_integral(const StateView& q, const StateView& dq) {
   const Real s0 = two_over_h_[0], s1 = two_over_h_[1], s2 = two_over_h_[2];
   parallel_for("dg::volume_integral", elements_, L::nodes, KOKKOS_LAMBDA(const int e, const int n) {
     const Real scale[3] = {s0, s1, s2};
-    for (int v = 0; v < physics::nvar; ++v) {
+    for (int v = 0; v < nvar; ++v) {
       Real sum = 0;
-      for (int d = 0; d < 3; ++d) sum += scale[d] * derivative_along(b, F, e, d * physics::nvar + v, n, d);
+      for (int d = 0; d < 3; ++d) sum += scale[d] * derivative_along(b, F, e, d * nvar + v, n, d);
       dq(e, v, n) = -sum;
     }
   });
@@ -248,21 +264,21 @@ void DgOperator<N>::volume_integral(const StateView& q, const StateView& dq) {
 /// sum += sum_m 2 scale D_im F#_D(here, node first + m stride) (a compile-time direction
 /// keeps the flux's components in registers).
 template <int D, int N, class Points>
-KOKKOS_INLINE_FUNCTION void add_split_terms(const Basis<N>& b, const Points& P, int e, int first, int stride, int i,
-                                            Real scale, const physics::SplitPoint& here, physics::Cons& sum) {
+KOKKOS_INLINE_FUNCTION void add_split_terms(const Equations& eq, const Basis<N>& b, const Points& P, int e, int first,
+                                            int stride, int i, Real scale, const physics::SplitPoint& here,
+                                            Cons& sum) {
   for (int m = 0; m < N + 1; ++m) {
     const int node = first + m * stride;
-    const physics::SplitPoint there{P(e, 0, node), {P(e, 1, node), P(e, 2, node), P(e, 3, node)},
-                                    P(e, 4, node), P(e, 5, node), P(e, 6, node)};
-    const physics::Cons f = physics::kennedy_gruber(here, there, D);
+    const physics::SplitPoint there = Equations::split_from([&](int v) { return P(e, v, node); });
+    const Cons f = eq.two_point_flux(here, there, D);
     const Real weight = 2 * scale * b.D[i][m];
-    for (int v = 0; v < physics::nvar; ++v) sum[v] += weight * f[v];
+    for (int v = 0; v < nvar; ++v) sum[v] += weight * f[v];
   }
 }
 
 /// The split-form points of one element, variable by variable, and a node index order in
-/// which the lines along one direction run side by side: value(v, a, t) is variable v
-/// (rho, u, v, w, p, e, p_ref) of node a along the line t.
+/// which the lines along one direction run side by side: value(v, a, t) is split value v
+/// (Equations::split_values) of node a along the line t.
 template <int N, int Vars>
 using LineMajor = Real[Vars][N + 1][(N + 1) * (N + 1)];
 
@@ -276,26 +292,26 @@ using LineMajor = Real[Vars][N + 1][(N + 1) * (N + 1)];
 /// loop runs over the lines, whose values are contiguous: it vectorises without changing
 /// any node's arithmetic.
 template <int D, int N>
-KOKKOS_INLINE_FUNCTION void add_split_lines(const Real (&weight)[N + 1][N + 1], const LineMajor<N, 7>& P,
-                                            LineMajor<N, physics::nvar>& acc) {
+KOKKOS_INLINE_FUNCTION void add_split_lines(const Equations& eq, const Real (&weight)[N + 1][N + 1],
+                                            const LineMajor<N, Equations::nsplit>& P, LineMajor<N, nvar>& acc) {
   constexpr int n1 = N + 1, lines = n1 * n1;
   const auto flux = [&](int a, int m, int t) {
-    const physics::SplitPoint pa{P[0][a][t], {P[1][a][t], P[2][a][t], P[3][a][t]}, P[4][a][t], P[5][a][t], P[6][a][t]};
-    const physics::SplitPoint pm{P[0][m][t], {P[1][m][t], P[2][m][t], P[3][m][t]}, P[4][m][t], P[5][m][t], P[6][m][t]};
-    return physics::kennedy_gruber(pa, pm, D);
+    const physics::SplitPoint pa = Equations::split_from([&](int v) { return P[v][a][t]; });
+    const physics::SplitPoint pm = Equations::split_from([&](int v) { return P[v][m][t]; });
+    return eq.two_point_flux(pa, pm, D);
   };
   for (int a = 0; a < n1; ++a) {
     const Real waa = weight[a][a];
     for (int t = 0; t < lines; ++t) {  // the pair (a, a)
-      const physics::Cons f = flux(a, a, t);
-      for (int v = 0; v < physics::nvar; ++v) acc[v][a][t] += waa * f[v];
+      const Cons f = flux(a, a, t);
+      for (int v = 0; v < nvar; ++v) acc[v][a][t] += waa * f[v];
     }
     for (int m = a + 1; m < n1; ++m) {
       const Real wam = weight[a][m], wma = weight[m][a];
       for (int t = 0; t < lines; ++t) {
-        const physics::Cons f = flux(a, m, t);
-        for (int v = 0; v < physics::nvar; ++v) acc[v][a][t] += wam * f[v];
-        for (int v = 0; v < physics::nvar; ++v) acc[v][m][t] += wma * f[v];
+        const Cons f = flux(a, m, t);
+        for (int v = 0; v < nvar; ++v) acc[v][a][t] += wam * f[v];
+        for (int v = 0; v < nvar; ++v) acc[v][m][t] += wma * f[v];
       }
     }
   }
@@ -310,26 +326,27 @@ void DgOperator<N>::volume_integral_split_lines(const StateView& q, const StateV
   const auto g = gvars_;
   const bool theta = theta_gradient_;
   const auto aux = aux_;
+  const Equations eq = eq_;
   const Basis<N> b = basis_;
   const Real s0 = two_over_h_[0], s1 = two_over_h_[1], s2 = two_over_h_[2];
   parallel_for("dg::volume_integral_split_lines", elements_, KOKKOS_LAMBDA(const int e) {
-    constexpr int n1 = L::n1, lines = n1 * n1;
+    constexpr int n1 = L::n1, lines = n1 * n1, ns = Equations::nsplit;
     Real w0[n1][n1], w1[n1][n1], w2[n1][n1];  // 2 (2/h_d) D_am, as add_split_terms forms them
     for (int a = 0; a < n1; ++a)
       for (int m = 0; m < n1; ++m)
         w0[a][m] = 2 * s0 * b.D[a][m], w1[a][m] = 2 * s1 * b.D[a][m], w2[a][m] = 2 * s2 * b.D[a][m];
     // The points in three orders: z lines side by side (node n = t + n1^2 a, the natural
     // order), y lines (a = j, t = i + n1 k) and x lines (a = i, t = j + n1 k).
-    LineMajor<N, 7> pz, py, px;
+    LineMajor<N, ns> pz, py, px;
     for (int n = 0; n < L::nodes; ++n) {
-      const physics::Cons s = load(q, e, n);
+      const Cons s = load(q, e, n);
       const physics::Aux a = load_aux(aux, e, n);
-      const physics::Prim w = physics::primitive(s, a.phi);
-      store_gradient_variables(g, e, n, w, theta);
-      const physics::SplitPoint sp = physics::split_point(s, w, a.p_ref);
-      const Real values[7] = {sp.rho, sp.u[0], sp.u[1], sp.u[2], sp.p, sp.e, sp.p_ref};
+      const physics::Prim w = eq.primitive(s, a.phi);
+      store_gradient_variables(eq, g, e, n, w, theta);
+      Real values[ns];
+      Equations::split_values(eq.split_point(s, w, a.p_ref), values);
       const int i = n % n1, j = (n / n1) % n1, k = n / lines;
-      for (int v = 0; v < 7; ++v) {
+      for (int v = 0; v < ns; ++v) {
         pz[v][k][i + n1 * j] = values[v];
         py[v][j][i + n1 * k] = values[v];
         px[v][i][j + n1 * k] = values[v];
@@ -337,22 +354,22 @@ void DgOperator<N>::volume_integral_split_lines(const StateView& q, const StateV
     }
     // Per node: 0 + the x terms + the y terms + the z terms, each direction's sum carried
     // into the next one's order.
-    LineMajor<N, physics::nvar> ax, ay;
-    for (int v = 0; v < physics::nvar; ++v)
+    LineMajor<N, nvar> ax, ay;
+    for (int v = 0; v < nvar; ++v)
       for (int a = 0; a < n1; ++a)
         for (int t = 0; t < lines; ++t) ax[v][a][t] = 0;
-    add_split_lines<0, N>(w0, px, ax);
-    for (int v = 0; v < physics::nvar; ++v)
+    add_split_lines<0, N>(eq, w0, px, ax);
+    for (int v = 0; v < nvar; ++v)
       for (int k = 0; k < n1; ++k)
         for (int j = 0; j < n1; ++j)
           for (int i = 0; i < n1; ++i) ay[v][j][i + n1 * k] = ax[v][i][j + n1 * k];
-    add_split_lines<1, N>(w1, py, ay);
-    for (int v = 0; v < physics::nvar; ++v)
+    add_split_lines<1, N>(eq, w1, py, ay);
+    for (int v = 0; v < nvar; ++v)
       for (int k = 0; k < n1; ++k)
         for (int j = 0; j < n1; ++j)
           for (int i = 0; i < n1; ++i) ax[v][k][i + n1 * j] = ay[v][j][i + n1 * k];
-    add_split_lines<2, N>(w2, pz, ax);
-    for (int v = 0; v < physics::nvar; ++v)
+    add_split_lines<2, N>(eq, w2, pz, ax);
+    for (int v = 0; v < nvar; ++v)
       for (int k = 0; k < n1; ++k)
         for (int t = 0; t < lines; ++t) dq(e, v, t + lines * k) = -ax[v][k][t];
   });
@@ -365,17 +382,18 @@ void DgOperator<N>::volume_integral_split_lines(const StateView& q, const StateV
 template <int N>
 void DgOperator<N>::volume_integral_split(const StateView& dq) {
   const auto P = points_;
+  const Equations eq = eq_;
   const Basis<N> b = basis_;
   const Real s0 = two_over_h_[0], s1 = two_over_h_[1], s2 = two_over_h_[2];
   parallel_for_nodes<L::n1>("dg::volume_integral_split", elements_,
                            KOKKOS_LAMBDA(const int e, const int i, const int j, const int k) {
     const int n = L::node(i, j, k);
-    const physics::SplitPoint here{P(e, 0, n), {P(e, 1, n), P(e, 2, n), P(e, 3, n)}, P(e, 4, n), P(e, 5, n), P(e, 6, n)};
-    physics::Cons sum{};
-    add_split_terms<0>(b, P, e, L::node(0, j, k), 1, i, s0, here, sum);
-    add_split_terms<1>(b, P, e, L::node(i, 0, k), L::n1, j, s1, here, sum);
-    add_split_terms<2>(b, P, e, L::node(i, j, 0), L::n1 * L::n1, k, s2, here, sum);
-    for (int v = 0; v < physics::nvar; ++v) dq(e, v, n) = -sum[v];
+    const physics::SplitPoint here = Equations::split_from([&](int v) { return P(e, v, n); });
+    Cons sum{};
+    add_split_terms<0>(eq, b, P, e, L::node(0, j, k), 1, i, s0, here, sum);
+    add_split_terms<1>(eq, b, P, e, L::node(i, 0, k), L::n1, j, s1, here, sum);
+    add_split_terms<2>(eq, b, P, e, L::node(i, j, 0), L::n1 * L::n1, k, s2, here, sum);
+    for (int v = 0; v < nvar; ++v) dq(e, v, n) = -sum[v];
   });
 }
 
@@ -385,18 +403,33 @@ void DgOperator<N>::interior_faces(const StateView& q) {
   const auto faces = interior_;
   const auto S = surface_;
   const auto aux = aux_;
+  const Equations eq = eq_;
   parallel_for("dg::interior_faces", static_cast<int>(faces.extent(0)), L::face_nodes,
                KOKKOS_LAMBDA(const int f, const int m) {
                  const int em = faces(f, 0), ep = faces(f, 1), d = faces(f, 2);
                  // The direction as a compile-time constant (fluxes in registers).
                  if (d == 0) {
-                   interior_face_node<0, N>(q, aux, S, em, ep, m);
+                   interior_face_node<0, N>(eq, q, aux, S, em, ep, m);
                  } else if (d == 1) {
-                   interior_face_node<1, N>(q, aux, S, em, ep, m);
+                   interior_face_node<1, N>(eq, q, aux, S, em, ep, m);
                  } else {
-                   interior_face_node<2, N>(q, aux, S, em, ep, m);
+                   interior_face_node<2, N>(eq, q, aux, S, em, ep, m);
                  }
                });
+}
+
+/// The surface term F* - F(inner) of a face node whose other side is the state `outer`
+/// (a neighbour's trace from the halo, or a wall's outer state): `minus` says whether
+/// this side is the face's minus side; `a` is this node's aux values, so this side's
+/// own flux comes with F*. Returns F*.
+KOKKOS_INLINE_FUNCTION Cons one_sided_face_node(const Equations& eq, const Cons& inner, const Cons& outer,
+                                                const physics::Aux& a, int d, bool minus,
+                                                const DeviceView<Real****>& S, int e, int lf, int m) {
+  const physics::RusanovFlux<Equations> r = minus ? physics::rusanov_with_sides(eq, inner, outer, a, d)
+                                                  : physics::rusanov_with_sides(eq, outer, inner, a, d);
+  const Cons& own = minus ? r.minus : r.plus;
+  for (int v = 0; v < nvar; ++v) S(e, lf, v, m) = r.star[v] - own[v];
+  return r.star;
 }
 
 template <int N>
@@ -406,47 +439,83 @@ void DgOperator<N>::mpi_faces(const StateView& q) {
   const auto recv = halo_->recv_buffer();
   const auto S = surface_;
   const auto aux = aux_;
+  const Equations eq = eq_;
   parallel_for("dg::mpi_faces", static_cast<int>(faces.extent(0)), L::face_nodes,
                KOKKOS_LAMBDA(const int f, const int m) {
-                 const int e = faces(f, 0), lf = faces(f, 1), d = lf / 2;
+                 const int e = faces(f, 0), lf = faces(f, 1);
                  const int n = L::volume_node_of(m, lf);
-                 const physics::Cons inner = load(q, e, n);
-                 physics::Cons outer;
-                 for (int v = 0; v < physics::nvar; ++v) outer[v] = recv(f, v * L::face_nodes + m);
-                 const physics::Aux a = load_aux(aux, e, n);
-                 // `a` is this node's reference state, so this side's flux comes with F*.
-                 const bool minus = faces(f, 2);
-                 const physics::RusanovFlux r = minus ? physics::rusanov_with_sides(inner, outer, a, d)
-                                                      : physics::rusanov_with_sides(outer, inner, a, d);
-                 const physics::Cons& fs = r.star;
-                 const physics::Cons& own = minus ? r.minus : r.plus;
-                 for (int v = 0; v < physics::nvar; ++v)
-                   S(e, lf, v, m) = fs[v] - own[v];
+                 Cons outer;
+                 for (int v = 0; v < nvar; ++v) outer[v] = recv(f, v * L::face_nodes + m);
+                 one_sided_face_node(eq, load(q, e, n), outer, load_aux(aux, e, n), lf / 2, faces(f, 2), S, e, lf, m);
                });
 }
 
 template <int N>
 void DgOperator<N>::boundary_faces(const StateView& q) {
   ScopedTimer timer(timers_, "boundary_faces");
+  for (int wall = 0; wall < 6; ++wall)
+    if (wall_begin_[wall + 1] > wall_begin_[wall])
+      physics::with_wall_condition(walls_, wall, [&](const auto& bc) { boundary_faces(q, wall, bc); });
+}
+
+template <int N>
+template <class Condition>
+void DgOperator<N>::boundary_faces(const StateView& q, int wall, const Condition& bc) {
+  const int first = wall_begin_[wall];
   const auto faces = boundary_;
   const auto S = surface_;
+  const auto flux = wall_flux_;
   const auto aux = aux_;
-  parallel_for("dg::boundary_faces", static_cast<int>(faces.extent(0)), L::face_nodes,
-               KOKKOS_LAMBDA(const int f, const int m) {
-                 const int e = faces(f, 0), lf = faces(f, 1), d = lf / 2;
+  const Equations eq = eq_;
+  // The wall is the plus side of a high face and the minus side of a low one.
+  const int d = wall / 2, lf = wall;
+  const bool minus = wall % 2;
+  parallel_for("dg::boundary_faces", wall_begin_[wall + 1] - first, L::face_nodes,
+               KOKKOS_LAMBDA(const int i, const int m) {
+                 const int f = first + i, e = faces(f, 0);
                  const int n = L::volume_node_of(m, lf);
-                 const physics::Cons inner = load(q, e, n);
-                 const physics::Cons outer = physics::mirror(inner, d);
-                 const physics::Aux a = load_aux(aux, e, n);
-                 // The wall is the plus side of a high face and the minus side of a low one.
-                 const bool minus = lf % 2;
-                 const physics::RusanovFlux r = minus ? physics::rusanov_with_sides(inner, outer, a, d)
-                                                      : physics::rusanov_with_sides(outer, inner, a, d);
-                 const physics::Cons& fs = r.star;
-                 const physics::Cons& own = minus ? r.minus : r.plus;
-                 for (int v = 0; v < physics::nvar; ++v)
-                   S(e, lf, v, m) = fs[v] - own[v];
+                 const Cons inner = load(q, e, n);
+                 const Cons star = one_sided_face_node(eq, inner, bc.outer_state(eq, inner, d), load_aux(aux, e, n), d,
+                                                       minus, S, e, lf, m);
+                 for (int c = 0; c < Equations::nconserved; ++c) flux(f, c, m) = star[Equations::conserved[c]];
                });
+}
+
+/// Rates at which the conserved quantities enter through the walls, summed over ranks
+/// with the exact sum: per wall face node, (face quadrature weight) (inward sign) of
+/// F* - F_v*, the same boundary term the discrete volume integrals see, so the ledger
+/// closes to round-off. Each face sums its nodes in a fixed order; the faces and ranks
+/// are summed exactly, so the rates do not depend on the partition.
+template <int N>
+void DgOperator<N>::boundary_rates() {
+  if (!walls_anywhere_) return;  // a periodic box: nothing crosses a boundary
+  const auto faces = boundary_;
+  const auto flux = wall_flux_;
+  const auto rates = wall_rates_;
+  const Basis<N> b = basis_;
+  const Real h0 = 2 / two_over_h_[0], h1 = 2 / two_over_h_[1], h2 = 2 / two_over_h_[2];
+  const int nb = static_cast<int>(faces.extent(0));
+  parallel_for("dg::wall_rates", nb, KOKKOS_LAMBDA(const int f) {
+    const Real h[3] = {h0, h1, h2};
+    const int lf = faces(f, 1), d = lf / 2;
+    for (int c = 0; c < Equations::nconserved; ++c) {
+      Real sum = 0;
+      for (int m = 0; m < L::face_nodes; ++m) {
+        const int n = L::volume_node_of(m, lf);
+        Real area = 1;
+        for (int k = 0; k < 3; ++k)
+          if (k != d) area *= b.w[L::index(n, k)] * h[k] / 2;
+        sum += (lf % 2 ? -area : area) * flux(f, c, m);
+      }
+      rates(f, c) = sum;
+    }
+  });
+  const auto host = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), rates);
+  std::vector<ExactSum> sums(Equations::nconserved);
+  for (int f = 0; f < nb; ++f)
+    for (int c = 0; c < Equations::nconserved; ++c) sums[c].add(host(f, c));
+  allreduce(comm_, sums);
+  for (int c = 0; c < Equations::nconserved; ++c) boundary_rates_[c] = sums[c].value();
 }
 
 template <int N>
@@ -465,7 +534,7 @@ void DgOperator<N>::surface_lift(const StateView& dq) {
       if (index != 0 && index != N) return;
       const int lf = 2 * d + (index == N ? 1 : 0);
       const Real sign = index == N ? -1 : 1;
-      for (int v = 0; v < physics::nvar; ++v) dq(e, v, n) += sign * lift * S(e, lf, v, m);
+      for (int v = 0; v < nvar; ++v) dq(e, v, n) += sign * lift * S(e, lf, v, m);
     };
     add(i, 0, l0, j + L::n1 * k);
     add(j, 1, l1, i + L::n1 * k);
@@ -473,27 +542,38 @@ void DgOperator<N>::surface_lift(const StateView& dq) {
   });
 }
 
+/// dq += S(q, aux, x, t) at every node, for the source types the options switched on
+/// (physics/sources.hpp); one kernel instantiation per combination.
 template <int N>
-void DgOperator<N>::sources(const StateView& q, const StateView& dq) {
+void DgOperator<N>::sources(Real t, const StateView& q, const StateView& dq) {
   ScopedTimer timer(timers_, "sources");
-  if (gravity_ != 0) {
-    const auto aux = aux_;
-    const Real g = gravity_;
-    parallel_for("dg::buoyancy", elements_, L::nodes, KOKKOS_LAMBDA(const int e, const int n) {
-      dq(e, physics::i_rhow, n) += physics::buoyancy_source(q(e, physics::i_rho, n), aux(e, 0, n), g);
-    });
-  }
-  if (sponge_) {
-    const auto x = x_;
-    const physics::Sponge sponge = sponge_layer_;
-    parallel_for("dg::sponge", elements_, L::nodes, KOKKOS_LAMBDA(const int e, const int n) {
-      const Real alpha = sponge.coefficient(x(e, 2, n));
-      if (alpha == 0) return;
-      const Real rho = q(e, physics::i_rho, n);
-      for (int d = 0; d < 3; ++d)
-        dq(e, physics::i_rhou + d, n) -= alpha * (q(e, physics::i_rhou + d, n) - rho * sponge.u_ref[d]);
-    });
-  }
+  const physics::Buoyancy buoyancy{gravity_};
+  const physics::RayleighSponge sponge{sponge_layer_};
+  const bool with_buoyancy = gravity_ != 0;
+  const auto with_sponge = [&](const auto& first) {
+    if (sponge_)
+      add_sources(t, q, dq, physics::SourcePair<std::decay_t<decltype(first)>, physics::RayleighSponge>{first, sponge});
+    else
+      add_sources(t, q, dq, first);
+  };
+  if (with_buoyancy)
+    with_sponge(buoyancy);
+  else if (sponge_)
+    add_sources(t, q, dq, sponge);
+}
+
+template <int N>
+template <class Source>
+void DgOperator<N>::add_sources(Real t, const StateView& q, const StateView& dq, const Source& source) {
+  const auto x = x_;
+  const auto aux = aux_;
+  const Equations eq = eq_;
+  parallel_for("dg::sources", elements_, L::nodes, KOKKOS_LAMBDA(const int e, const int n) {
+    const Real position[3] = {x(e, 0, n), x(e, 1, n), x(e, 2, n)};
+    Cons rate = load(dq, e, n);
+    source.add(eq, load(q, e, n), load_aux(aux, e, n), position, t, rate);
+    for (int v = 0; v < nvar; ++v) dq(e, v, n) = rate[v];
+  });
 }
 
 }  // namespace squall::dg

@@ -4,8 +4,8 @@
 // flux (Gassner, Winters, Hindenlang & Kopriva 2018, J. Sci. Comput. 77, 154-200).
 //   G_d = (2/h_d) [ D g + L_d (g* - g) ],  g = (u, v, w, T, theta),  g* = {g}
 //   dq += (2/h_d) [ D F_v,d + L_d (F_v* - F_v) ],  F_v* = {F_v}
-// At walls g* and F_v* are the wall values of physics::wall_gradient_jump and
-// physics::wall_viscous_flux (free-slip: F_v* = 0; no-slip: u* = 0, interior stress).
+// At walls g* and F_v* come from the wall's boundary-condition type
+// (physics/boundary_conditions.hpp; free-slip: F_v* = 0; no-slip: u* = 0, interior stress).
 // Every face value is written once per element face; the lifting reads them per node.
 
 #include <cmath>
@@ -14,7 +14,7 @@ namespace squall::dg {
 
 template <int N>
 KOKKOS_INLINE_FUNCTION Real ViscousTraces<N>::operator()(int e, int lf, int v, int m) const {
-  if (by_face) return faces(e, lf, v - 1, m);
+  if (by_face) return faces(e, lf, v - first_viscous, m);
   return volume(e, vflux_index(lf / 2, v), Layout<N>::volume_node_of(m, lf));
 }
 
@@ -30,7 +30,7 @@ void DgOperator<N>::gradients_local() {
                KOKKOS_LAMBDA(const int f, const int m) {
                  const int em = faces(f, 0), ep = faces(f, 1), d = faces(f, 2);
                  const int nm = L::volume_node_of(m, 2 * d + 1), np = L::volume_node_of(m, 2 * d);
-                 for (int k = 0; k < physics::ngrad; ++k) {
+                 for (int k = 0; k < Equations::ngrad; ++k) {
                    const Real half_jump = 0.5 * (g(ep, k, np) - g(em, k, nm));
                    SG(em, 2 * d + 1, k, m) = half_jump;   // {g} - g_minus
                    SG(ep, 2 * d, k, m) = -half_jump;      // {g} - g_plus
@@ -45,35 +45,49 @@ void DgOperator<N>::gradients_remote(const StateView& q) {
   const auto SG = grad_surface_;
   const auto aux = aux_;
   const auto mpi = mpi_;
-  const auto walls = boundary_;
-  const physics::Walls kinds = walls_;
   const bool theta = theta_gradient_;
+  const Equations eq = eq_;
   const auto recv = halo_->recv_buffer();
   parallel_for("dg::gradient_mpi_faces", static_cast<int>(mpi.extent(0)), L::face_nodes,
                KOKKOS_LAMBDA(const int f, const int m) {
                  const int e = mpi(f, 0), lf = mpi(f, 1);
                  const int n = L::volume_node_of(m, lf);
-                 physics::Cons outer;
-                 for (int v = 0; v < physics::nvar; ++v) outer[v] = recv(f, v * L::face_nodes + m);
-                 const physics::Vec<physics::ngrad> go =
-                     physics::gradient_variables(physics::primitive(outer, aux(e, 2, n)), theta);
-                 for (int k = 0; k < physics::ngrad; ++k) SG(e, lf, k, m) = 0.5 * (go[k] - g(e, k, n));
+                 Cons outer;
+                 for (int v = 0; v < nvar; ++v) outer[v] = recv(f, v * L::face_nodes + m);
+                 const Equations::Grad go = eq.gradient_variables(eq.primitive(outer, aux(e, Equations::a_phi, n)), theta);
+                 for (int k = 0; k < Equations::ngrad; ++k) SG(e, lf, k, m) = 0.5 * (go[k] - g(e, k, n));
                });
-  parallel_for("dg::gradient_boundary_faces", static_cast<int>(walls.extent(0)), L::face_nodes,
-               KOKKOS_LAMBDA(const int f, const int m) {
-                 const int e = walls(f, 0), lf = walls(f, 1);
-                 const int n = L::volume_node_of(m, lf);
-                 physics::Vec<physics::ngrad> inner;
-                 for (int k = 0; k < physics::ngrad; ++k) inner[k] = g(e, k, n);
-                 const Real p = physics::primitive(load(q, e, n), aux(e, 2, n)).p;
-                 const physics::Vec<physics::ngrad> jump = physics::wall_gradient_jump(inner, p, lf, kinds);
-                 for (int k = 0; k < physics::ngrad; ++k) SG(e, lf, k, m) = jump[k];
-                 if (!theta) SG(e, lf, 4, m) = 0;
-               });
+  for (int wall = 0; wall < 6; ++wall)
+    if (wall_begin_[wall + 1] > wall_begin_[wall])
+      physics::with_wall_condition(walls_, wall, [&](const auto& bc) { gradient_wall_faces(q, wall, bc); });
   // Node layout: lift the face terms into the gradients, then the viscous flux at every
   // node, stored (the element layout does this in viscous_fluxes_local, element by element).
   if (kernel_layout_ == KernelLayout::nodes)
     with_closure([&](const auto& closure) { lift_and_viscous_flux(q, closure); });
+}
+
+/// g* - g at the faces of one wall, from its boundary-condition type.
+template <int N>
+template <class Condition>
+void DgOperator<N>::gradient_wall_faces(const StateView& q, int wall, const Condition& bc) {
+  const auto g = gvars_;
+  const auto SG = grad_surface_;
+  const auto aux = aux_;
+  const auto faces = boundary_;
+  const bool theta = theta_gradient_;
+  const Equations eq = eq_;
+  const int first = wall_begin_[wall], lf = wall, d = wall / 2;
+  parallel_for("dg::gradient_boundary_faces", wall_begin_[wall + 1] - first, L::face_nodes,
+               KOKKOS_LAMBDA(const int i, const int m) {
+                 const int e = faces(first + i, 0);
+                 const int n = L::volume_node_of(m, lf);
+                 Equations::Grad inner;
+                 for (int k = 0; k < Equations::ngrad; ++k) inner[k] = g(e, k, n);
+                 const Real p = eq.primitive(load(q, e, n), aux(e, Equations::a_phi, n)).p;
+                 const Equations::Grad jump = bc.gradient_jump(eq, inner, p, d);
+                 for (int k = 0; k < Equations::ngrad; ++k) SG(e, lf, k, m) = jump[k];
+                 if (!theta) SG(e, lf, Equations::g_theta, m) = 0;
+               });
 }
 
 /// f(closure model) with the eddy viscosity model of the chosen closure (one kernel
@@ -108,7 +122,7 @@ KOKKOS_INLINE_FUNCTION void lift_gradient_along(const Basis<N>& b, const G& g, c
                                                 bool lift_theta, physics::Gradients& gr) {
   using L = Layout<N>;
   const int index = D == 0 ? i : D == 1 ? j : k;
-  Real extra[physics::ngrad] = {0, 0, 0, 0, 0};
+  Real extra[Equations::ngrad] = {};
   if (index == 0 || index == N) {
     const int lf = 2 * D + (index == N ? 1 : 0);
     const Real sign = index == N ? 1 : -1;  // outward normal of the face along D
@@ -116,23 +130,24 @@ KOKKOS_INLINE_FUNCTION void lift_gradient_along(const Basis<N>& b, const G& g, c
     if (other >= 0) {
       const int n = L::node(i, j, k);
       const int across = D == 0 ? L::node(N - i, j, k) : D == 1 ? L::node(i, N - j, k) : L::node(i, j, N - k);
-      for (int c = 0; c < physics::ngrad; ++c) {
+      for (int c = 0; c < Equations::ngrad; ++c) {
         const Real half_jump = index == N ? 0.5 * (g(other, c, across) - g(e, c, n))   // e is the minus side
                                           : 0.5 * (g(e, c, n) - g(other, c, across));  // e is the plus side
         extra[c] = sign * lift * (index == N ? half_jump : -half_jump);
       }
     } else {
       const int m = D == 0 ? j + (N + 1) * k : D == 1 ? i + (N + 1) * k : i + (N + 1) * j;  // its face node
-      for (int c = 0; c < physics::ngrad; ++c) extra[c] = sign * lift * sg(e, lf, c, m);
+      for (int c = 0; c < Equations::ngrad; ++c) extra[c] = sign * lift * sg(e, lf, c, m);
     }
   }
-  Real volume[physics::ngrad] = {0, 0, 0, 0, 0};
+  constexpr int iT = Equations::g_T, itheta = Equations::g_theta;
+  Real volume[Equations::ngrad] = {};
   for (int c = 0; c < 3; ++c) volume[c] = scale * derivative_at(b, g, e, c, i, j, k, D);
-  if (lift_T) volume[3] = scale * derivative_at(b, g, e, 3, i, j, k, D);
-  if (lift_theta) volume[4] = scale * derivative_at(b, g, e, 4, i, j, k, D);
+  if (lift_T) volume[iT] = scale * derivative_at(b, g, e, iT, i, j, k, D);
+  if (lift_theta) volume[itheta] = scale * derivative_at(b, g, e, itheta, i, j, k, D);
   for (int c = 0; c < 3; ++c) gr.du[c][D] = volume[c] + extra[c];
-  gr.dT[D] = volume[3] + extra[3];
-  gr.dtheta[D] = volume[4] + extra[4];
+  gr.dT[D] = volume[iT] + extra[iT];
+  gr.dtheta[D] = volume[itheta] + extra[itheta];
 }
 
 /// The lifted gradients and the viscous flux F_v,d (d = 0, 1, 2; no density component) at
@@ -145,6 +160,7 @@ struct NodeViscousFlux {
   DeviceView<int* [6]> neighbors;  ///< element across each interior face (element layout), else -1; empty: use sg
   StateView q;
   AuxView aux;
+  Equations eq;
   Basis<N> b;
   Real s0, s1, s2;  ///< 2 / h_d
   Real l0, l1, l2;  ///< (2 / h_d) / w_0
@@ -160,8 +176,8 @@ struct NodeViscousFlux {
     lift_gradient_along<1>(b, g, sg, neighbors, e, i, j, k, s1, l1, lift_T, lift_theta, gr);
     lift_gradient_along<2>(b, g, sg, neighbors, e, i, j, k, s2, l2, lift_T, lift_theta, gr);
     const int n = L::node(i, j, k);
-    const physics::Prim w = physics::primitive(load(q, e, n), aux(e, 2, n));
-    const Real exner_p = need_exner ? physics::exner(w.p) : Real(1);
+    const physics::Prim w = eq.primitive(load(q, e, n), aux(e, Equations::a_phi, n));
+    const Real exner_p = need_exner ? eq.exner(w.p) : Real(1);
     const Real nu_t = closure.nu_t(w, exner_p, gr);
     const Real nu_total = nu + nu_t, kappa_total = kappa + nu_t / closure.prandtl_t;
     store<0>(w, gr, nu_total, kappa_total, exner_p, f);
@@ -172,8 +188,8 @@ struct NodeViscousFlux {
   template <int D>
   KOKKOS_INLINE_FUNCTION void store(const physics::Prim& w, const physics::Gradients& gr, Real nu_total,
                                     Real kappa_total, Real exner_p, Real (&f)[3][nvflux]) const {
-    const physics::Cons fd = physics::viscous_flux(w, gr, nu_total, kappa_total, D, theta_diffusion, exner_p);
-    for (int v = 1; v < physics::nvar; ++v) f[D][v - 1] = fd[v];
+    const Cons fd = eq.viscous_flux(w, gr, nu_total, kappa_total, D, theta_diffusion, exner_p);
+    for (int v = first_viscous; v < nvar; ++v) f[D][v - first_viscous] = fd[v];
   }
 };
 
@@ -181,7 +197,7 @@ template <int N>
 template <class ClosureModel>
 NodeViscousFlux<N, ClosureModel> DgOperator<N>::node_viscous_flux(const StateView& q,
                                                                  const ClosureModel& closure) const {
-  NodeViscousFlux<N, ClosureModel> nv{gvars_, grad_surface_, neighbors_, q, aux_, basis_,
+  NodeViscousFlux<N, ClosureModel> nv{gvars_, grad_surface_, neighbors_, q, aux_, eq_, basis_,
                                       two_over_h_[0], two_over_h_[1], two_over_h_[2],
                                       two_over_h_[0] / basis_.w[0], two_over_h_[1] / basis_.w[0],
                                       two_over_h_[2] / basis_.w[0], viscosity_, diffusivity_,
@@ -208,7 +224,7 @@ void DgOperator<N>::lift_and_viscous_flux(const StateView& q, const ClosureModel
     const Real largest = nv(e, i, j, k, f);
     const int n = L::node(i, j, k);
     for (int d = 0; d < 3; ++d)
-      for (int v = 1; v < physics::nvar; ++v) FV(e, vflux_index(d, v), n) = f[d][v - 1];
+      for (int v = first_viscous; v < nvar; ++v) FV(e, vflux_index(d, v), n) = f[d][v - first_viscous];
     return largest;
   });
 }
@@ -257,18 +273,19 @@ struct ViscousElementKernel {
           largest = math::max(largest, nv(e, i, j, k, f));
           const int n = L::node(i, j, k);
           for (int d = 0; d < 3; ++d)
-            for (int v = 1; v < physics::nvar; ++v) fv[vflux_index(d, v)][n] = f[d][v - 1];
+            for (int v = first_viscous; v < nvar; ++v) fv[vflux_index(d, v)][n] = f[d][v - first_viscous];
         }
     // F_v,d on the two faces normal to d, for the face kernels and the halo.
     for (int lf = 0; lf < 6; ++lf)
-      for (int v = 1; v < physics::nvar; ++v)
-        for (int m = 0; m < L::face_nodes; ++m) T(e, lf, v - 1, m) = fv[vflux_index(lf / 2, v)][L::volume_node_of(m, lf)];
+      for (int v = first_viscous; v < nvar; ++v)
+        for (int m = 0; m < L::face_nodes; ++m)
+          T(e, lf, v - first_viscous, m) = fv[vflux_index(lf / 2, v)][L::volume_node_of(m, lf)];
     const auto local = [&](int, int c, int n) { return fv[c][n]; };
     for (int k = 0; k < n1; ++k)
       for (int j = 0; j < n1; ++j)
         for (int i = 0; i < n1; ++i) {
           const int n = L::node(i, j, k);
-          for (int v = 1; v < physics::nvar; ++v) {
+          for (int v = first_viscous; v < nvar; ++v) {
             Real sum = 0;  // as in viscous_fluxes_local's node layout
             sum += s0 * derivative_at(b, local, e, vflux_index(0, v), i, j, k, 0);
             sum += s1 * derivative_at(b, local, e, vflux_index(1, v), i, j, k, 1);
@@ -332,9 +349,9 @@ struct ViscousElementKernel {
       for (int j = 0; j < n1; ++j)
         for (int i = 0; i < n1; ++i) {
           const int n = L::node(i, j, k);
-          for (int v = 1; v < physics::nvar; ++v) {
-            Real sum = partial[v - 1][n];
-            sum += s2 * derivative_at(b, along_z, e, v - 1, i, j, k, 2);
+          for (int v = first_viscous; v < nvar; ++v) {
+            Real sum = partial[v - first_viscous][n];
+            sum += s2 * derivative_at(b, along_z, e, v - first_viscous, i, j, k, 2);
             dq(e, v, n) += sum;
           }
         }
@@ -368,8 +385,8 @@ void DgOperator<N>::viscous_fluxes_local(const StateView& q, const StateView& dq
   const auto send = viscous_halo_->send_buffer();
   parallel_for("dg::pack_viscous_halo", static_cast<int>(mpi.extent(0)), L::face_nodes,
                KOKKOS_LAMBDA(const int f, const int m) {
-                 for (int v = 1; v < physics::nvar; ++v)
-                   send(f, (v - 1) * L::face_nodes + m) = T(mpi(f, 0), mpi(f, 1), v, m);
+                 for (int v = first_viscous; v < nvar; ++v)
+                   send(f, (v - first_viscous) * L::face_nodes + m) = T(mpi(f, 0), mpi(f, 1), v, m);
                });
   viscous_halo_->start();
   // Volume: dq += (2/h_d) D F_v,d (element layout: the other elements, lifting included).
@@ -383,7 +400,7 @@ void DgOperator<N>::viscous_fluxes_local(const StateView& q, const StateView& dq
     parallel_for_nodes<L::n1>("dg::viscous_volume", elements_,
                              KOKKOS_LAMBDA(const int e, const int i, const int j, const int k) {
       const int n = L::node(i, j, k);
-      for (int v = 1; v < physics::nvar; ++v) {
+      for (int v = first_viscous; v < nvar; ++v) {
         Real sum = 0;  // the directions in order, as literal constants (no runtime index)
         sum += s0 * derivative_at(b, FV, e, vflux_index(0, v), i, j, k, 0);
         sum += s1 * derivative_at(b, FV, e, vflux_index(1, v), i, j, k, 1);
@@ -396,7 +413,7 @@ void DgOperator<N>::viscous_fluxes_local(const StateView& q, const StateView& dq
   parallel_for("dg::viscous_interior_faces", static_cast<int>(interior.extent(0)), L::face_nodes,
                KOKKOS_LAMBDA(const int f, const int m) {
                  const int em = interior(f, 0), ep = interior(f, 1), d = interior(f, 2);
-                 for (int v = 1; v < physics::nvar; ++v) {  // F_v has no density component
+                 for (int v = first_viscous; v < nvar; ++v) {  // F_v has no density component
                    const Real fm = T(em, 2 * d + 1, v, m), fp = T(ep, 2 * d, v, m);
                    const Real central = 0.5 * (fm + fp);
                    S(em, 2 * d + 1, v, m) -= central - fm;
@@ -417,54 +434,39 @@ void DgOperator<N>::viscous_fluxes_remote(const StateView& q) {
   parallel_for("dg::viscous_mpi_faces", static_cast<int>(mpi.extent(0)), L::face_nodes,
                KOKKOS_LAMBDA(const int f, const int m) {
                  const int e = mpi(f, 0), lf = mpi(f, 1);
-                 for (int v = 1; v < physics::nvar; ++v) {
+                 for (int v = first_viscous; v < nvar; ++v) {
                    const Real own = T(e, lf, v, m);
-                   S(e, lf, v, m) -= 0.5 * (own + recv(f, (v - 1) * L::face_nodes + m)) - own;
+                   S(e, lf, v, m) -= 0.5 * (own + recv(f, (v - first_viscous) * L::face_nodes + m)) - own;
                  }
                });
-  // Walls: F_v* from the wall's kind (free-slip: 0).
-  const physics::Walls kinds = walls_;
-  const auto aux = aux_;
-  parallel_for("dg::viscous_boundary_faces", static_cast<int>(walls.extent(0)), L::face_nodes,
-               KOKKOS_LAMBDA(const int f, const int m) {
-                 const int e = walls(f, 0), lf = walls(f, 1);
-                 const int n = L::volume_node_of(m, lf);
-                 physics::Cons fv{};
-                 for (int v = 1; v < physics::nvar; ++v) fv[v] = T(e, lf, v, m);
-                 const physics::Prim w = physics::primitive(load(q, e, n), aux(e, 2, n));
-                 const physics::Cons fw = physics::wall_viscous_flux(fv, w.u, lf, kinds);
-                 for (int v = 1; v < physics::nvar; ++v) S(e, lf, v, m) -= fw[v] - fv[v];
-               });
-  boundary_energy_rate_ = 0;
-  if (isothermal_walls_) wall_heat_rate(q);
+  for (int wall = 0; wall < 6; ++wall)
+    if (wall_begin_[wall + 1] > wall_begin_[wall])
+      physics::with_wall_condition(walls_, wall, [&](const auto& bc) { viscous_wall_faces(q, wall, bc); });
 }
 
-/// Heat entering through the isothermal walls per unit time, summed over ranks:
-/// sum over wall nodes of (face quadrature weight) (outward sign) F_v*,e, the same
-/// boundary term the discrete energy integral sees, so the budget closes to round-off.
+/// The viscous face terms of one wall: F_v* from its boundary-condition type; what it
+/// passes (F_v*) leaves the ledger's boundary flux F* - F_v*.
 template <int N>
-void DgOperator<N>::wall_heat_rate(const StateView& q) {
+template <class Condition>
+void DgOperator<N>::viscous_wall_faces(const StateView& q, int wall, const Condition& bc) {
   const auto T = viscous_traces();
-  const auto walls = boundary_;
+  const auto S = surface_;
+  const auto faces = boundary_;
+  const auto flux = wall_flux_;
   const auto aux = aux_;
-  const physics::Walls kinds = walls_;
-  const Basis<N> b = basis_;
-  const Real h0 = 2 / two_over_h_[0], h1 = 2 / two_over_h_[1], h2 = 2 / two_over_h_[2];
-  const double local = parallel_sum("dg::wall_heat_rate", static_cast<int>(walls.extent(0)), L::face_nodes,
-                                    KOKKOS_LAMBDA(const int f, const int m) {
-                                      const Real h[3] = {h0, h1, h2};
-                                      const int e = walls(f, 0), lf = walls(f, 1), d = lf / 2;
-                                      const int n = L::volume_node_of(m, lf);
-                                      Real area = 1;
-                                      for (int k = 0; k < 3; ++k)
-                                        if (k != d) area *= b.w[L::index(n, k)] * h[k] / 2;
-                                      physics::Cons fv{};
-                                      for (int v = 1; v < physics::nvar; ++v) fv[v] = T(e, lf, v, m);
-                                      const physics::Prim w = physics::primitive(load(q, e, n), aux(e, 2, n));
-                                      const Real heat = physics::wall_viscous_flux(fv, w.u, lf, kinds)[physics::i_rhoe];
-                                      return (lf % 2 ? area : -area) * heat;
-                                    });
-  MPI_Allreduce(&local, &boundary_energy_rate_, 1, MPI_DOUBLE, MPI_SUM, comm_);
+  const Equations eq = eq_;
+  const int first = wall_begin_[wall], lf = wall;
+  parallel_for("dg::viscous_boundary_faces", wall_begin_[wall + 1] - first, L::face_nodes,
+               KOKKOS_LAMBDA(const int i, const int m) {
+                 const int f = first + i, e = faces(f, 0);
+                 const int n = L::volume_node_of(m, lf);
+                 Cons fv{};
+                 for (int v = first_viscous; v < nvar; ++v) fv[v] = T(e, lf, v, m);
+                 const physics::Prim w = eq.primitive(load(q, e, n), aux(e, Equations::a_phi, n));
+                 const Cons fw = bc.viscous_flux(eq, fv, w.u);
+                 for (int v = first_viscous; v < nvar; ++v) S(e, lf, v, m) -= fw[v] - fv[v];
+                 for (int c = 0; c < Equations::nconserved; ++c) flux(f, c, m) -= fw[Equations::conserved[c]];
+               });
 }
 
 }  // namespace squall::dg

@@ -2,7 +2,6 @@
 
 #include "core/version.hpp"
 #include "io/netcdf_fields.hpp"
-#include "physics/euler.hpp"
 #include "solver/basis.hpp"
 
 namespace squall {
@@ -36,7 +35,9 @@ void interpolate(const std::vector<double>& M, int n1, const double* in, double*
 
 }  // namespace
 
-GridValues grid_values(const HostSolution& s, const std::vector<double>& lgl_nodes, const mesh::LocalMesh& mesh) {
+GridValues grid_values(const dg::Equations& eq, const HostSolution& s, const std::vector<double>& lgl_nodes,
+                       const mesh::LocalMesh& mesh) {
+  using Eq = dg::Equations;
   const int n1 = static_cast<int>(lgl_nodes.size());
   std::vector<double> targets(n1);
   for (int p = 0; p < n1; ++p) targets[p] = -1.0 + (2.0 * p + 1.0) / n1;
@@ -59,27 +60,22 @@ GridValues grid_values(const HostSolution& s, const std::vector<double>& lgl_nod
 
   const int nodes = n1 * n1 * n1;
   std::vector<double> in(nodes);
-  std::vector<std::vector<double>> values(physics::nvar + 1, std::vector<double>(nodes));
+  std::vector<std::vector<double>> values(Eq::nvar + 1, std::vector<double>(nodes));
   for (int e = 0; e < mesh.element_count(); ++e) {
-    for (int v = 0; v <= physics::nvar; ++v) {  // the conservative variables and phi
-      for (int n = 0; n < nodes; ++n) in[n] = v < physics::nvar ? s.q(e, v, n) : s.aux(e, 2, n);
+    for (int v = 0; v <= Eq::nvar; ++v) {  // the conservative variables and phi
+      for (int n = 0; n < nodes; ++n) in[n] = v < Eq::nvar ? s.q(e, v, n) : s.aux(e, Eq::a_phi, n);
       interpolate(M, n1, in.data(), values[v].data());
     }
     const int li = e % local_elements[0], lj = (e / local_elements[0]) % local_elements[1],
               lk = e / (local_elements[0] * local_elements[1]);
     for (int n = 0; n < nodes; ++n) {
-      physics::Cons q;
-      for (int v = 0; v < physics::nvar; ++v) q[v] = values[v][n];
-      const physics::Prim w = physics::primitive(q, values[physics::nvar][n]);
+      dg::Cons q;
+      for (int v = 0; v < Eq::nvar; ++v) q[v] = values[v][n];
+      double derived[Eq::nderived];
+      eq.derived(q, values[Eq::nvar][n], derived);
       const size_t i = li * n1 + n % n1, j = lj * n1 + (n / n1) % n1, k = lk * n1 + n / (n1 * n1);
       const size_t at = i + g.size[0] * (j + g.size[1] * k);
-      g.field[GridValues::rho][at] = w.rho;
-      g.field[GridValues::u][at] = w.u[0];
-      g.field[GridValues::v][at] = w.u[1];
-      g.field[GridValues::w][at] = w.u[2];
-      g.field[GridValues::theta][at] = physics::potential_temperature(w.T, w.p);
-      g.field[GridValues::p][at] = w.p;
-      g.field[GridValues::T][at] = w.T;
+      for (int f = 0; f < Eq::nderived; ++f) g.field[f][at] = derived[f];
     }
   }
   return g;
@@ -91,15 +87,11 @@ void write_field_file(const std::string& path, const GridValues& g, double time,
   grid.axes = g.axes;
   grid.start = g.start;
   grid.count = g.size;
-  const std::vector<io::FieldVariable> variables{
-      {"rho", "air density", "air_density", "kg m-3", g.field[GridValues::rho].data()},
-      {"u", "velocity along x", "eastward_wind", "m s-1", g.field[GridValues::u].data()},
-      {"v", "velocity along y", "northward_wind", "m s-1", g.field[GridValues::v].data()},
-      {"w", "velocity along z", "upward_air_velocity", "m s-1", g.field[GridValues::w].data()},
-      {"theta", "potential temperature", "air_potential_temperature", "K", g.field[GridValues::theta].data()},
-      {"p", "pressure", "air_pressure", "Pa", g.field[GridValues::p].data()},
-      {"T", "temperature", "air_temperature", "K", g.field[GridValues::T].data()},
-  };
+  std::vector<io::FieldVariable> variables;
+  for (int f = 0; f < GridValues::count; ++f) {
+    const physics::FieldInfo& info = dg::Equations::derived_fields[f];
+    variables.push_back({info.name, info.long_name, info.standard_name, info.units, g.field[f].data()});
+  }
   io::write_fields(path, comm, grid, time, variables,
                    {{"Conventions", "CF-1.8"},
                     {"title", "Squall " + case_name},

@@ -1,8 +1,9 @@
 #pragma once
 /// The solution on a rectilinear grid: interpolated from the LGL nodes to N+1 equispaced
 /// points per element and direction (the centres of N+1 equal sub-cells, so no point is
-/// duplicated on element faces and the grid is uniform). Used for fields_NNNNNN.nc
-/// (rho, u, v, w, theta, p, T) and for the horizontal means of profiles.nc.
+/// duplicated on element faces and the grid is uniform). Used for fields_NNNNNN.nc (the
+/// equation set's derived fields: rho, u, v, w, theta, p, T) and for the horizontal
+/// means of profiles.nc.
 #include <mpi.h>
 
 #include <array>
@@ -14,16 +15,19 @@
 
 namespace squall {
 
-/// The primitive fields on this rank's block of the global grid.
+/// The derived fields of the equation set (dg::Equations::derived_fields) on this rank's
+/// block of the global grid.
 struct GridValues {
-  enum Field { rho, u, v, w, theta, p, T, count };
+  using Field = dg::Equations::Derived;
+  static constexpr int count = dg::Equations::nderived;
   std::array<std::vector<double>, 3> axes;  ///< global grid coordinates along x, y, z
   std::array<std::size_t, 3> start{};       ///< this rank's first point along x, y, z
   std::array<std::size_t, 3> size{};        ///< this rank's points along x, y, z
   std::array<std::vector<double>, count> field;  ///< each: point i + sx (j + sy k)
 };
 
-GridValues grid_values(const HostSolution& s, const std::vector<double>& lgl_nodes, const mesh::LocalMesh& mesh);
+GridValues grid_values(const dg::Equations& eq, const HostSolution& s, const std::vector<double>& lgl_nodes,
+                       const mesh::LocalMesh& mesh);
 
 void write_field_file(const std::string& path, const GridValues& g, double time, int order, MPI_Comm comm,
                       const std::string& case_name);

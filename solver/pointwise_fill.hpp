@@ -4,7 +4,6 @@
 ///   PointState f(Real x, Real y, Real z) const
 /// (a struct with a KOKKOS_INLINE_FUNCTION call operator).
 #include "core/launch.hpp"
-#include "physics/euler.hpp"
 #include "solver/case.hpp"
 #include "solver/dg_layout.hpp"
 
@@ -19,31 +18,32 @@ struct PointState {
 
 /// q and aux at every node from f; the geopotential is g z.
 template <class F>
-void fill_pointwise(const std::string& label, const dg::CoordView& x, const dg::StateView& q,
-                    const dg::AuxView& aux, Real g, const F& f) {
+void fill_pointwise(const std::string& label, const dg::Equations& eq, const dg::CoordView& x,
+                    const dg::StateView& q, const dg::AuxView& aux, Real g, const F& f) {
+  using Eq = dg::Equations;
   const int elements = static_cast<int>(q.extent(0)), nodes = static_cast<int>(q.extent(2));
   parallel_for(label, elements, nodes, KOKKOS_LAMBDA(const int e, const int n) {
     const Real z = x(e, 2, n);
     const PointState p = f(x(e, 0, n), x(e, 1, n), z);
     const Real phi = g * z;
-    const physics::Cons s = physics::conservative(p.rho, p.u, p.v, p.w, p.T, phi);
-    for (int v = 0; v < physics::nvar; ++v) q(e, v, n) = s[v];
-    aux(e, 0, n) = p.rho_ref;
-    aux(e, 1, n) = p.p_ref;
-    aux(e, 2, n) = phi;
+    const dg::Cons s = eq.conservative(p.rho, p.u, p.v, p.w, p.T, phi);
+    for (int v = 0; v < Eq::nvar; ++v) q(e, v, n) = s[v];
+    aux(e, Eq::a_rho_ref, n) = p.rho_ref;
+    aux(e, Eq::a_p_ref, n) = p.p_ref;
+    aux(e, Eq::a_phi, n) = phi;
   });
 }
 
 /// q only (an exact solution at some time), geopotential g z.
 template <class F>
-void fill_state(const std::string& label, const dg::CoordView& x, const dg::StateView& q, Real g,
-                const F& f) {
+void fill_state(const std::string& label, const dg::Equations& eq, const dg::CoordView& x, const dg::StateView& q,
+                Real g, const F& f) {
   const int elements = static_cast<int>(q.extent(0)), nodes = static_cast<int>(q.extent(2));
   parallel_for(label, elements, nodes, KOKKOS_LAMBDA(const int e, const int n) {
     const Real z = x(e, 2, n);
     const PointState p = f(x(e, 0, n), x(e, 1, n), z);
-    const physics::Cons s = physics::conservative(p.rho, p.u, p.v, p.w, p.T, g * z);
-    for (int v = 0; v < physics::nvar; ++v) q(e, v, n) = s[v];
+    const dg::Cons s = eq.conservative(p.rho, p.u, p.v, p.w, p.T, g * z);
+    for (int v = 0; v < dg::Equations::nvar; ++v) q(e, v, n) = s[v];
   });
 }
 
@@ -54,12 +54,13 @@ namespace squall {
 /// Makes the reference state the discrete state itself: rho_ref = rho and p_ref the
 /// pressure computed from q, so that state is an exact discrete equilibrium (the
 /// pressure perturbation and the buoyancy vanish bitwise).
-inline void reference_from_state(const dg::StateView& q, const dg::AuxView& aux) {
+inline void reference_from_state(const dg::Equations& eq, const dg::StateView& q, const dg::AuxView& aux) {
+  using Eq = dg::Equations;
   const int elements = static_cast<int>(q.extent(0)), nodes = static_cast<int>(q.extent(2));
   parallel_for("case::reference_from_state", elements, nodes, KOKKOS_LAMBDA(const int e, const int n) {
-    const physics::Prim w = physics::primitive(dg::load(q, e, n), aux(e, 2, n));
-    aux(e, 0, n) = w.rho;
-    aux(e, 1, n) = w.p;
+    const physics::Prim w = eq.primitive(dg::load(q, e, n), aux(e, Eq::a_phi, n));
+    aux(e, Eq::a_rho_ref, n) = w.rho;
+    aux(e, Eq::a_p_ref, n) = w.p;
   });
 }
 
@@ -76,13 +77,13 @@ class ExactSolutionCase : public Case {
   ExactSolutionCase(std::string label, Exact exact) : label_(std::move(label)), exact_(exact) { exact_.t = 0; }
   Real gravity() const override { return 0; }
   void initialize(const dg::CoordView& x, const dg::StateView& q, const dg::AuxView& aux) const override {
-    fill_pointwise("case::" + label_, x, q, aux, 0, exact_);
+    fill_pointwise("case::" + label_, equations(), x, q, aux, 0, exact_);
   }
   bool has_exact_solution() const override { return true; }
   void exact_solution(Real t, const dg::CoordView& x, const dg::StateView& q) const override {
     Exact at_t = exact_;
     at_t.t = t;
-    fill_state("case::" + label_ + "_exact", x, q, 0, at_t);
+    fill_state("case::" + label_ + "_exact", equations(), x, q, 0, at_t);
   }
 
  private:

@@ -9,7 +9,7 @@
 namespace squall {
 namespace {
 
-using F = GridValues::Field;
+using F = dg::Equations::Derived;
 
 /// Sums of f(point) over each local level, reproducibly reduced over ranks, divided by
 /// the number of points per global level.
@@ -45,7 +45,7 @@ void start_profiles(const std::string& path, bool restarted, MPI_Comm comm) {
 
 void write_profiles(const std::string& path, const GridValues& g, double time, MPI_Comm comm,
                     const std::string& case_name) {
-  const F mean_fields[] = {F::u, F::v, F::w, F::theta, F::T, F::p, F::rho};
+  const F mean_fields[] = {F::f_u, F::f_v, F::f_w, F::f_theta, F::f_T, F::f_p, F::f_rho};
   const auto means = level_means(g, 7, comm, [&](size_t at, size_t, double* out) {
     for (int q = 0; q < 7; ++q) out[q] = g.field[mean_fields[q]][at];
   });
@@ -54,8 +54,8 @@ void write_profiles(const std::string& path, const GridValues& g, double time, M
   const auto& mw = means[2];
   const auto& mth = means[3];
   const auto second = level_means(g, 7, comm, [&](size_t at, size_t k, double* out) {
-    const double u = g.field[F::u][at] - mu[k], v = g.field[F::v][at] - mv[k];
-    const double w = g.field[F::w][at] - mw[k], th = g.field[F::theta][at] - mth[k];
+    const double u = g.field[F::f_u][at] - mu[k], v = g.field[F::f_v][at] - mv[k];
+    const double w = g.field[F::f_w][at] - mw[k], th = g.field[F::f_theta][at] - mth[k];
     out[0] = u * u, out[1] = v * v, out[2] = w * w, out[3] = th * th;
     out[4] = w * th, out[5] = u * w, out[6] = v * w;
   });

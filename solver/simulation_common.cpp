@@ -36,12 +36,24 @@ dg::OperatorOptions operator_options(const Config& config, Real gravity) {
                     p.sponge_exponent, {p.sponge_velocity[0], p.sponge_velocity[1], p.sponge_velocity[2]}};
   for (int w = 0; w < 6; ++w) {
     const std::string& kind = config.boundary.kind[w];
-    o.walls.kind[w] = kind == "no_slip_adiabatic"    ? physics::no_slip_adiabatic
-                      : kind == "no_slip_isothermal" ? physics::no_slip_isothermal
-                                                     : physics::free_slip;
+    for (int k = 0; k < physics::nwall_kinds; ++k)
+      if (kind == physics::wall_kinds[k].name) o.walls.kind[w] = k;
     o.walls.temperature[w] = config.boundary.temperature[w];
   }
   return o;
+}
+
+void set_conservation(io::RunSummary& s, const Ledger& l) {
+  for (int c = 0; c < dg::Equations::nconserved; ++c) {
+    const std::string name = dg::Equations::budget_names[c];
+    if (name == "mass") {
+      s.mass_relative_change = l.change[c];
+      s.mass_budget_residual = l.residual[c];
+    } else if (name == "energy") {
+      s.total_energy_relative_change = l.change[c];
+      s.energy_budget_residual = l.residual[c];
+    }
+  }
 }
 
 std::string field_file_name(int index) {

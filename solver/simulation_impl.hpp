@@ -18,11 +18,20 @@
 #include "solver/solution_diagnostics.hpp"
 
 namespace squall {
+
+/// The ledger at one time, per conserved quantity (dg::Equations::conserved): relative
+/// change since t = 0 and budget residual.
+struct Ledger {
+  std::array<double, dg::Equations::nconserved> change{}, residual{};
+};
+
 namespace detail {
 
 std::string format_duration(double seconds);
 dg::OperatorOptions operator_options(const Config& config, Real gravity);
 std::string field_file_name(int index);
+/// The summary's conservation keys from the ledger.
+void set_conservation(io::RunSummary& s, const Ledger& l);
 
 /// Throws RunError on every rank when any node holds a non-physical state (NaN/Inf,
 /// non-positive density or temperature), naming the step, time, rank, element and node.
@@ -30,12 +39,12 @@ std::string field_file_name(int index);
 /// temperature); otherwise, on every rank, a message naming the step, time, rank, element
 /// and node of the first bad node in global order.
 template <int N>
-std::string check_physical(const dg::StateView& q, const dg::AuxView& aux, const dg::CoordView& x,
+std::string check_physical(const dg::Equations& eq, const dg::StateView& q, const dg::AuxView& aux, const dg::CoordView& x,
                            const mesh::LocalMesh& mesh, long step, double t, MPI_Comm comm) {
   using L = dg::Layout<N>;
   const long local = parallel_first("solver::check_state", mesh.element_count(), L::nodes,
                                     KOKKOS_LAMBDA(const int e, const int n) {
-                                      return !physics::is_physical(dg::load(q, e, n), aux(e, 2, n));
+                                      return !eq.is_physical(dg::load(q, e, n), aux(e, dg::Equations::a_phi, n));
                                     });
   const long long global_id =
       local < 0 ? -1 : static_cast<long long>(mesh.global_element(local / L::nodes)) * L::nodes + local % L::nodes;
@@ -65,15 +74,15 @@ std::string check_physical(const dg::StateView& q, const dg::AuxView& aux, const
 /// same pass checks the state: a non-physical node (check_physical's test) makes the
 /// wave speed +infinity, so one pass per step serves both the check and the next dt.
 template <int N>
-std::array<Real, 2> max_wave_speed_and(const dg::StateView& q, const dg::AuxView& aux, Real other, MPI_Comm comm) {
+std::array<Real, 2> max_wave_speed_and(const dg::Equations& eq, const dg::StateView& q, const dg::AuxView& aux, Real other, MPI_Comm comm) {
   using L = dg::Layout<N>;
   const Real wave = parallel_max("solver::max_wave_speed", static_cast<int>(q.extent(0)), L::nodes,
                                   KOKKOS_LAMBDA(const int e, const int n) {
-                                    const physics::Cons s = dg::load(q, e, n);
-                                    const physics::Prim w = physics::primitive(s, aux(e, 2, n));
-                                    if (!physics::is_physical(s, w)) return Real(INFINITY);
+                                    const dg::Cons s = dg::load(q, e, n);
+                                    const physics::Prim w = eq.primitive(s, aux(e, dg::Equations::a_phi, n));
+                                    if (!eq.is_physical(s, w)) return Real(INFINITY);
                                     Real m = 0;
-                                    for (int d = 0; d < 3; ++d) m = math::max(m, physics::max_wave_speed(w, d));
+                                    for (int d = 0; d < 3; ++d) m = math::max(m, eq.max_wave_speed(w, d));
                                     return m;
                                   });
   const Real local[2] = {wave, other};
@@ -99,18 +108,23 @@ void run_dg(const RunContext& ctx) {
   const dg::Geometry geometry = dg::make_geometry<N>(mesh, basis);
   const std::unique_ptr<Case> the_case = ctx.case_info.make(config);
   const Real gravity = the_case->gravity();
-  FlatView q_flat("dg::state", static_cast<std::size_t>(elements) * physics::nvar * L::nodes);
+  using Eq = dg::Equations;
+  constexpr int nc = Eq::nconserved;
+  FlatView q_flat("dg::state", static_cast<std::size_t>(elements) * Eq::nvar * L::nodes);
   FlatView q_last_good("dg::last_good_state", q_flat.extent(0));
-  const dg::StateView q(q_flat.data(), elements, physics::nvar, L::nodes);
-  const dg::AuxView aux("dg::aux", elements, physics::naux, L::nodes);
+  const dg::StateView q(q_flat.data(), elements, Eq::nvar, L::nodes);
+  const dg::AuxView aux("dg::aux", elements, Eq::naux, L::nodes);
   the_case->initialize(geometry.x, q, aux);
-  dg::DgOperator<N> rhs(mesh, basis, geometry, aux, detail::operator_options(config, gravity), comm, ctx.timers);
+  dg::OperatorOptions options = detail::operator_options(config, gravity);
+  options.equations = the_case->equations();
+  const Eq eq = options.equations;
+  dg::DgOperator<N> rhs(mesh, basis, geometry, aux, options, comm, ctx.timers);
   TimeIntegrator integrator(config.time.integrator, rhs.state_size());
 
   // Host copies for output, diagnostics and checkpoints (copied only at those times).
   HostSolution host;
-  host.q = HostView<Real***>("host::state", elements, physics::nvar, L::nodes);
-  host.aux = HostView<Real***>("host::aux", elements, physics::naux, L::nodes);
+  host.q = HostView<Real***>("host::state", elements, Eq::nvar, L::nodes);
+  host.aux = HostView<Real***>("host::aux", elements, Eq::naux, L::nodes);
   host.x = HostView<Real***>("host::coordinates", elements, 3, L::nodes);
   host.global_elements = mesh.global_elements();
   host.lgl_weights.assign(basis.w, basis.w + L::n1);
@@ -140,20 +154,22 @@ void run_dg(const RunContext& ctx) {
               std::to_string(run.t) + " s");
   } else {
     copy_to_host(0.0);
-    const auto integrals = mass_and_energy(host, weights, comm);
-    run.initial_mass = integrals[0];
-    run.initial_energy = integrals[1];
+    const auto integrals = conserved_integrals(host, weights, comm);
+    for (int c = 0; c < nc; ++c) run.initial[c] = integrals[c];
   }
-  if (const std::string bad = detail::check_physical<N>(q, aux, geometry.x, mesh, run.step, run.t, comm); !bad.empty())
+  if (const std::string bad = detail::check_physical<N>(eq, q, aux, geometry.x, mesh, run.step, run.t, comm);
+      !bad.empty())
     throw RunError("initial state: " + bad);
   set_aside_later_checkpoints(ctx.output_dir, comm, run.step, ctx.restart_path);
 
   const std::string csv_path = ctx.output_dir + "/diagnostics.csv";
   io::CsvWriter csv;
   if (rank == 0) {
-    std::vector<std::string> columns{"time", "step", "dt", "mass", "total_energy", "mass_relative_change",
-                                     "total_energy_relative_change", "mass_budget_residual",
-                                     "energy_budget_residual", "max_speed", "max_cfl", "wall_seconds"};
+    std::vector<std::string> columns{"time", "step", "dt"};
+    for (const char* name : Eq::conserved_names) columns.emplace_back(name);
+    for (const char* name : Eq::conserved_names) columns.push_back(std::string(name) + "_relative_change");
+    for (const char* name : Eq::budget_names) columns.push_back(std::string(name) + "_budget_residual");
+    for (const char* name : {"max_speed", "max_cfl", "wall_seconds"}) columns.emplace_back(name);
     for (const auto& c : the_case->time_series_columns()) columns.push_back(c);
     csv = io::CsvWriter(csv_path, columns, restarted);
   }
@@ -161,43 +177,50 @@ void run_dg(const RunContext& ctx) {
 
   const Real min_spacing = geometry.min_node_spacing;
   if (!restarted) run.max_diffusivity = rhs.max_diffusivity();
-  const auto max_wave_speed = [&]() { return detail::max_wave_speed_and<N>(q, aux, 0, comm)[0]; };
+  const auto max_wave_speed = [&]() { return detail::max_wave_speed_and<N>(eq, q, aux, 0, comm)[0]; };
   // The wave speed of the state at the start of each step (the initial state was checked
   // above), and the largest diffusivity of the last stage before it.
-  std::array<Real, 2> maxima = detail::max_wave_speed_and<N>(q, aux, rhs.max_diffusivity(), comm);
+  std::array<Real, 2> maxima = detail::max_wave_speed_and<N>(eq, q, aux, rhs.max_diffusivity(), comm);
   double loop_start = MPI_Wtime();
   double last_output_time = -1;
 
   // A diagnostics row and, with a file index >= 0, field file number `file`. The
-  // ledger: no mass crosses a wall and no case has mass or energy sources, so the mass
-  // residual is the change itself; energy enters only as heat through isothermal walls
-  // (run.boundary_energy, integrated with the time integrator's weights).
-  const auto energy_residual = [&](double energy) {
-    return (energy - run.initial_energy - run.boundary_energy) / run.initial_energy;
+  // ledger of each conserved quantity: its change, and the budget residual, change less
+  // what entered through the walls (run.boundary_inflow, the boundary rates integrated
+  // with the time integrator's weights), relative to its initial value. No source of the
+  // operator changes a conserved quantity (physics/sources.hpp).
+  const auto ledger = [&](const std::vector<double>& now) {
+    Ledger l;
+    for (int c = 0; c < nc; ++c) {
+      l.change[c] = (now[c] - run.initial[c]) / run.initial[c];
+      l.residual[c] = (now[c] - run.initial[c] - run.boundary_inflow[c]) / run.initial[c];
+    }
+    return l;
   };
   const auto output = [&](long file) {
     ScopedTimer timer(ctx.timers, "output");
     copy_to_host(run.t);
-    const auto now = mass_and_energy(host, weights, comm);
-    const double mass_change = (now[0] - run.initial_mass) / run.initial_mass;
-    const double energy_change = (now[1] - run.initial_energy) / run.initial_energy;
+    const auto now = conserved_integrals(host, weights, comm);
+    const Ledger budget = ledger(now);
     double speed_local = 0;
     for (int e = 0; e < elements; ++e)
       for (int n = 0; n < L::nodes; ++n) {
         double s2 = 0;
-        for (int d = 0; d < 3; ++d) s2 += std::pow(host.q(e, physics::i_rhou + d, n), 2);
-        speed_local = std::max(speed_local, std::sqrt(s2) / host.q(e, physics::i_rho, n));
+        for (int d = 0; d < 3; ++d) s2 += std::pow(host.q(e, Eq::i_rhou + d, n), 2);
+        speed_local = std::max(speed_local, std::sqrt(s2) / host.q(e, Eq::i_rho, n));
       }
     double max_speed = 0;
     MPI_Allreduce(&speed_local, &max_speed, 1, MPI_DOUBLE, MPI_MAX, comm);
     const double cfl = run.dt * max_wave_speed() / min_spacing;
-    std::vector<double> row{run.t, double(run.step), run.dt, now[0], now[1], mass_change, energy_change,
-                            mass_change, energy_residual(now[1]), max_speed, cfl, MPI_Wtime() - loop_start};
+    std::vector<double> row{run.t, double(run.step), run.dt};
+    for (const auto* values : {&now[0], budget.change.data(), budget.residual.data()})
+      for (int c = 0; c < nc; ++c) row.push_back(values[c]);
+    for (double v : {max_speed, cfl, MPI_Wtime() - loop_start}) row.push_back(v);
     for (double v : the_case->time_series(host, comm)) row.push_back(v);
     if (rank == 0) csv.row(row);
     const bool with_profiles = file >= 0 && config.output.profiles_interval == 0;
     if (file >= 0 || with_profiles) {
-      const GridValues grid = grid_values(host, lgl_nodes, mesh);
+      const GridValues grid = grid_values(eq, host, lgl_nodes, mesh);
       if (file >= 0)
         write_field_file(ctx.output_dir + "/" + detail::field_file_name(static_cast<int>(file)), grid, run.t, N,
                          comm, case_name);
@@ -211,7 +234,7 @@ void run_dg(const RunContext& ctx) {
     if (run.t == last_profile_time) return;
     ScopedTimer timer(ctx.timers, "output");
     copy_to_host(run.t);
-    write_profiles(ctx.output_dir + "/profiles.nc", grid_values(host, lgl_nodes, mesh), run.t, comm, case_name);
+    write_profiles(ctx.output_dir + "/profiles.nc", grid_values(eq, host, lgl_nodes, mesh), run.t, comm, case_name);
     last_profile_time = run.t;
   };
   const double pi = config.output.profiles_interval;
@@ -281,13 +304,14 @@ void run_dg(const RunContext& ctx) {
     }
     Kokkos::deep_copy(q_last_good, q_flat);
     const RunState before = run;
-    integrator.step(rhs, run.t, run.dt, q_flat, Companion{&rhs.boundary_energy_rate(), &run.boundary_energy});
+    integrator.step(rhs, run.t, run.dt, q_flat,
+                    Companion{rhs.boundary_rates_of_last_call(), run.boundary_inflow.data(), nc});
     ++run.step;
     run.t = at_output ? next_output : run.t + run.dt;
-    maxima = detail::max_wave_speed_and<N>(q, aux, rhs.max_diffusivity(), comm);  // also the state check
+    maxima = detail::max_wave_speed_and<N>(eq, q, aux, rhs.max_diffusivity(), comm);  // also the state check
     std::string bad;
     if (!std::isfinite(maxima[0])) {
-      bad = detail::check_physical<N>(q, aux, geometry.x, mesh, run.step, run.t, comm);
+      bad = detail::check_physical<N>(eq, q, aux, geometry.x, mesh, run.step, run.t, comm);
       if (bad.empty()) bad = "the largest wave speed is not finite at step " + std::to_string(run.step);
     }
     if (!bad.empty()) {
@@ -328,30 +352,28 @@ void run_dg(const RunContext& ctx) {
   // Summary.
   io::RunSummary& s = ctx.summary;
   copy_to_host(run.t);
-  const auto final_integrals = mass_and_energy(host, weights, comm);
+  const Ledger final_budget = ledger(conserved_integrals(host, weights, comm));
   s.steps = run.step;
   s.timed_steps = run.step - first_step > warmup ? run.step - first_step - warmup : 0;
   s.rk_stages = integrator.stages();
   s.final_time = run.t;
   s.wall_seconds = loop_seconds;
   s.has_solution = true;
-  s.mass_relative_change = (final_integrals[0] - run.initial_mass) / run.initial_mass;
-  s.total_energy_relative_change = (final_integrals[1] - run.initial_energy) / run.initial_energy;
-  s.mass_budget_residual = s.mass_relative_change;
-  s.energy_budget_residual = energy_residual(final_integrals[1]);
+  detail::set_conservation(s, final_budget);
   s.state_checksum = state_checksum(host, comm);
   s.stop_signal = stop_signal;
   s.restarted_from = ctx.restart_path;
   const double volume = host.domain_volume;
   {
     std::vector<double> ignored;
-    const HostView<Real***> zero("host::zero", elements, physics::nvar, L::nodes);
+    const HostView<Real***> zero("host::zero", elements, Eq::nvar, L::nodes);
+    s.state_variables = conservative_names();
     error_norms(host.q, zero, weights, volume, comm, s.state_l2, ignored);
   }
   if (the_case->has_exact_solution()) {
-    const dg::StateView exact("dg::exact", elements, physics::nvar, L::nodes);
+    const dg::StateView exact("dg::exact", elements, Eq::nvar, L::nodes);
     the_case->exact_solution(run.t, geometry.x, exact);
-    HostView<Real***> exact_host("host::exact", elements, physics::nvar, L::nodes);
+    HostView<Real***> exact_host("host::exact", elements, Eq::nvar, L::nodes);
     Kokkos::deep_copy(exact_host, exact);
     s.error_variables = conservative_names();
     error_norms(host.q, exact_host, weights, volume, comm, s.l2_errors, s.linf_errors);

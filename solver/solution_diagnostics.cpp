@@ -6,7 +6,7 @@
 #include <cstring>
 
 #include "core/reproducible_sum.hpp"
-#include "physics/state.hpp"
+#include "solver/dg_layout.hpp"
 
 namespace squall {
 
@@ -20,15 +20,16 @@ NodeWeights node_weights(const std::vector<double>& lgl, double jacobian) {
   return nw;
 }
 
-std::array<double, 2> mass_and_energy(const HostSolution& s, const NodeWeights& weights, MPI_Comm comm) {
-  std::vector<ExactSum> sums(2);
+std::vector<double> conserved_integrals(const HostSolution& s, const NodeWeights& weights, MPI_Comm comm) {
+  using Eq = dg::Equations;
+  std::vector<ExactSum> sums(Eq::nconserved);
   for (size_t e = 0; e < s.q.extent(0); ++e)
-    for (size_t n = 0; n < s.q.extent(2); ++n) {
-      sums[0].add(weights.w[n] * s.q(e, physics::i_rho, n));
-      sums[1].add(weights.w[n] * s.q(e, physics::i_rhoe, n));
-    }
+    for (size_t n = 0; n < s.q.extent(2); ++n)
+      for (int c = 0; c < Eq::nconserved; ++c) sums[c].add(weights.w[n] * s.q(e, Eq::conserved[c], n));
   allreduce(comm, sums);
-  return {sums[0].value(), sums[1].value()};
+  std::vector<double> out(Eq::nconserved);
+  for (int c = 0; c < Eq::nconserved; ++c) out[c] = sums[c].value();
+  return out;
 }
 
 void error_norms(const HostView<Real***>& q, const HostView<Real***>& exact, const NodeWeights& weights,
@@ -72,7 +73,11 @@ std::string state_checksum(const HostSolution& s, MPI_Comm comm) {
 }
 
 const std::vector<std::string>& conservative_names() {
-  static const std::vector<std::string> names{"rho", "rhou", "rhov", "rhow", "rhoe"};
+  static const std::vector<std::string> names = [] {
+    std::vector<std::string> n;
+    for (const auto& f : dg::Equations::conservative_fields) n.emplace_back(f.name);
+    return n;
+  }();
   return names;
 }
 

@@ -19,8 +19,9 @@ struct NodeWeights {
 
 NodeWeights node_weights(const std::vector<double>& lgl_weights, double jacobian);
 
-/// Integrals of rho and rho e over the domain (identical bits on any rank count).
-std::array<double, 2> mass_and_energy(const HostSolution& s, const NodeWeights& weights, MPI_Comm comm);
+/// Integrals over the domain of the conserved quantities of the equation set
+/// (dg::Equations::conserved: mass, total energy), identical bits on any rank count.
+std::vector<double> conserved_integrals(const HostSolution& s, const NodeWeights& weights, MPI_Comm comm);
 
 /// L2 (sqrt of the domain mean of the squared error) and Linf error of each conservative
 /// variable; `volume` is the domain volume.
@@ -32,7 +33,7 @@ void error_norms(const HostView<Real***>& q, const HostView<Real***>& exact, con
 /// only, not on which rank holds what.
 std::string state_checksum(const HostSolution& s, MPI_Comm comm);
 
-/// The names of the conservative variables, in state order.
+/// The names of the conservative variables of the equation set, in state order.
 const std::vector<std::string>& conservative_names();
 
 }  // namespace squall

@@ -2,6 +2,7 @@
 /// Explicit Runge-Kutta time integrators for dq/dt = rhs(t, q). They know nothing of DG:
 /// the state is a flat device View and rhs is any callable rhs(t, q, dq).
 #include <string>
+#include <vector>
 
 #include "core/error.hpp"
 #include "core/launch.hpp"
@@ -11,13 +12,15 @@ namespace squall {
 
 using FlatView = DeviceView<Real*>;
 
-/// A scalar integrated alongside the state with the same stage weights, so that it
-/// changes exactly as the state's integrals would under its time derivative: after each
-/// rhs call, *rate holds that derivative (e.g. the energy entering through the walls
-/// per second) and *value accumulates its integral.
+/// Scalars integrated alongside the state with the same stage weights, so that they
+/// change exactly as the state's integrals would under their time derivatives: after
+/// each rhs call, rate[0..count) holds those derivatives (e.g. the mass and energy
+/// entering through the walls per second) and value[0..count) accumulates their
+/// integrals.
 struct Companion {
   const double* rate = nullptr;
   double* value = nullptr;
+  int count = 0;
 };
 
 class TimeIntegrator {
@@ -60,13 +63,13 @@ class TimeIntegrator {
                                   2802321613138.0 / 2924317926251.0};
     const FlatView k = k_, du = register_;
     const int n = static_cast<int>(q.extent(0));
-    double companion_register = 0;
+    std::vector<double> companion_register(companion.count, 0.0);
     for (int s = 0; s < 5; ++s) {
       rhs(t + c[s] * dt, q, k);
       const Real as = a[s], bs = b[s];
-      if (companion.value) {
-        companion_register = as * companion_register + dt * *companion.rate;
-        *companion.value += bs * companion_register;
+      for (int i = 0; i < companion.count; ++i) {
+        companion_register[i] = as * companion_register[i] + dt * companion.rate[i];
+        companion.value[i] += bs * companion_register[i];
       }
       parallel_for("rk::lsrk54_stage", n, KOKKOS_LAMBDA(const int i) {
         const Real d = as * du(i) + dt * k(i);
@@ -86,12 +89,12 @@ class TimeIntegrator {
     const FlatView k = k_, q0 = register_;
     Kokkos::deep_copy(q0, q);
     const int n = static_cast<int>(q.extent(0));
-    const double companion_start = companion.value ? *companion.value : 0;
+    const std::vector<double> companion_start(companion.value, companion.value + companion.count);
     for (int s = 0; s < 3; ++s) {
       rhs(t + c[s] * dt, q, k);
       const Real as = alpha[s], bs = beta[s];
-      if (companion.value)
-        *companion.value = as * companion_start + bs * (*companion.value + dt * *companion.rate);
+      for (int i = 0; i < companion.count; ++i)
+        companion.value[i] = as * companion_start[i] + bs * (companion.value[i] + dt * companion.rate[i]);
       parallel_for("rk::ssprk33_stage", n, KOKKOS_LAMBDA(const int i) {
         q(i) = as * q0(i) + bs * (q(i) + dt * k(i));
       });

@@ -83,7 +83,7 @@ TEST_CASE("a companion scalar is integrated with the state's weights", "[integra
     OscillatorWithIntegral rhs;
     double integral = 0;
     const double dt = 0.05;
-    for (int s = 0; s < 40; ++s) rk.step(rhs, s * dt, dt, q, Companion{&rhs.rate, &integral});
+    for (int s = 0; s < 40; ++s) rk.step(rhs, s * dt, dt, q, Companion{&rhs.rate, &integral, 1});
     Kokkos::deep_copy(h, q);
     INFO(scheme);
     CHECK(integral == Approx(h(2)).epsilon(0).margin(1e-15));

@@ -1,44 +1,62 @@
-// Pointwise physics: thermodynamic round trips, flux consistency and symmetry, walls.
+// Pointwise physics: thermodynamic round trips, flux consistency and symmetry, the
+// two-point flux, boundary-condition types, sources.
 #include <catch2/catch.hpp>
 #include <cmath>
 
+#include "physics/boundary_conditions.hpp"
 #include "physics/closures.hpp"
 #include "physics/numerical_flux.hpp"
-#include "physics/sponge.hpp"
+#include "physics/sources.hpp"
 
 using namespace squall;
 using namespace squall::physics;
 
 namespace {
+const DryAir eq{};
+using Cons = DryAir::Cons;
+using Grad = DryAir::Grad;
+constexpr int nvar = DryAir::nvar, ngrad = DryAir::ngrad;
+constexpr int i_rho = DryAir::i_rho, i_rhou = DryAir::i_rhou, i_rhoe = DryAir::i_rhoe;
 Cons sample(double rho, double u, double v, double w, double T, double phi) {
-  return conservative(rho, u, v, w, T, phi);
+  return eq.conservative(rho, u, v, w, T, phi);
 }
 }  // namespace
 
 TEST_CASE("conservative <-> primitive round trip", "[physics]") {
   const double phi = grav * 1234.5;
   const Cons q = sample(1.1, 3.0, -4.0, 0.5, 287.3, phi);
-  const Prim w = primitive(q, phi);
+  const Prim w = eq.primitive(q, phi);
   CHECK(w.rho == 1.1);
   CHECK(w.u[0] == Approx(3.0).epsilon(1e-14));
   CHECK(w.u[1] == Approx(-4.0).epsilon(1e-14));
   CHECK(w.u[2] == Approx(0.5).epsilon(1e-14));
   CHECK(w.T == Approx(287.3).epsilon(1e-13));
   CHECK(w.p == Approx(1.1 * R_d * 287.3).epsilon(1e-13));
-  const Cons back = conservative(w.rho, w.u[0], w.u[1], w.u[2], w.T, phi);
+  const Cons back = eq.conservative(w.rho, w.u[0], w.u[1], w.u[2], w.T, phi);
   for (int v = 0; v < nvar; ++v) CHECK(back[v] == Approx(q[v]).epsilon(1e-13));
   // theta = T at p = p_0; the Exner function at 1e5 Pa is 1
-  CHECK(potential_temperature(300.0, p_0) == 300.0);
-  CHECK(sound_speed(300.0) == Approx(std::sqrt(gamma_d * R_d * 300.0)));
+  CHECK(eq.potential_temperature(300.0, p_0) == 300.0);
+  CHECK(eq.sound_speed(300.0) == Approx(std::sqrt(gamma_d * R_d * 300.0)));
+  // the derived output fields are the primitives and theta, in their declared order
+  double derived[DryAir::nderived];
+  eq.derived(q, phi, derived);
+  CHECK(derived[DryAir::f_rho] == w.rho);
+  CHECK(derived[DryAir::f_u] == w.u[0]);
+  CHECK(derived[DryAir::f_w] == w.u[2]);
+  CHECK(derived[DryAir::f_T] == w.T);
+  CHECK(derived[DryAir::f_p] == w.p);
+  CHECK(derived[DryAir::f_theta] == eq.potential_temperature(w.T, w.p));
+  CHECK(std::string(DryAir::derived_fields[DryAir::f_theta].name) == "theta");
+  CHECK(std::string(DryAir::conservative_fields[i_rhoe].name) == "rhoe");
 }
 
 TEST_CASE("Rusanov flux is consistent: F*(q, q) = F(q)", "[physics]") {
   const Aux aux{1.05, 9.9e4, grav * 100};
   const Cons q = sample(1.05, 10.0, -3.0, 2.0, 290.0, aux.phi);
-  const Prim w = primitive(q, aux.phi);
+  const Prim w = eq.primitive(q, aux.phi);
   for (int d = 0; d < 3; ++d) {
-    const Cons f = flux(q, w, aux.p_ref, d);
-    const Cons fs = rusanov(q, q, aux, d);
+    const Cons f = eq.flux(q, w, aux.p_ref, d);
+    const Cons fs = rusanov(eq, q, q, aux, d);
     for (int v = 0; v < nvar; ++v) CHECK(fs[v] == f[v]);
   }
 }
@@ -49,8 +67,8 @@ TEST_CASE("Rusanov flux is symmetric under exchange of sides and normal", "[phys
   const Aux aux{1.0, 1.0e5, 0.0};
   const Cons a = sample(1.2, 15.0, 2.0, -1.0, 300.0, 0), b = sample(0.9, -5.0, 1.0, 3.0, 280.0, 0);
   for (int d = 0; d < 3; ++d) {
-    const Cons fab = rusanov(a, b, aux, d);
-    const Cons fba = rusanov(mirror(b, d), mirror(a, d), aux, d);
+    const Cons fab = rusanov(eq, a, b, aux, d);
+    const Cons fba = rusanov(eq, mirror(eq, b, d), mirror(eq, a, d), aux, d);
     for (int v = 0; v < nvar; ++v) {
       const double sign = v == i_rhou + d ? 1.0 : -1.0;
       CHECK(fab[v] == Approx(sign * fba[v]).epsilon(1e-13));
@@ -62,8 +80,8 @@ TEST_CASE("a mirror wall carries no mass or energy", "[physics]") {
   const Aux aux{1.0, 9.5e4, grav * 10};
   const Cons q = sample(1.0, 4.0, -2.0, 7.0, 295.0, aux.phi);
   for (int d = 0; d < 3; ++d) {
-    const Cons high = rusanov(q, mirror(q, d), aux, d);
-    const Cons low = rusanov(mirror(q, d), q, aux, d);
+    const Cons high = rusanov(eq, q, mirror(eq, q, d), aux, d);
+    const Cons low = rusanov(eq, mirror(eq, q, d), q, aux, d);
     CHECK(high[i_rho] == 0.0);
     CHECK(high[i_rhoe] == 0.0);
     CHECK(low[i_rho] == 0.0);
@@ -72,12 +90,12 @@ TEST_CASE("a mirror wall carries no mass or energy", "[physics]") {
 }
 
 TEST_CASE("unphysical states are detected", "[physics]") {
-  CHECK(is_physical(sample(1.0, 0, 0, 0, 300, 0), 0));
-  CHECK_FALSE(is_physical(sample(-1.0, 0, 0, 0, 300, 0), 0));
-  CHECK_FALSE(is_physical(sample(1.0, 0, 0, 0, -3, 0), 0));
+  CHECK(eq.is_physical(sample(1.0, 0, 0, 0, 300, 0), 0));
+  CHECK_FALSE(eq.is_physical(sample(-1.0, 0, 0, 0, 300, 0), 0));
+  CHECK_FALSE(eq.is_physical(sample(1.0, 0, 0, 0, -3, 0), 0));
   Cons nan = sample(1.0, 0, 0, 0, 300, 0);
   nan[i_rhou] = std::nan("");
-  CHECK_FALSE(is_physical(nan, 0));
+  CHECK_FALSE(eq.is_physical(nan, 0));
 }
 
 namespace {
@@ -95,27 +113,28 @@ Gradients gradients(std::initializer_list<std::initializer_list<double>> du, dou
 }  // namespace
 
 TEST_CASE("viscous stress: zero for uniform flow and solid-body rotation, symmetric", "[physics]") {
-  const Prim w = primitive(sample(1.1, 3, 2, 1, 300, 0), 0);
+  const Prim w = eq.primitive(sample(1.1, 3, 2, 1, 300, 0), 0);
   const Gradients none = gradients({{0, 0, 0}, {0, 0, 0}, {0, 0, 0}});
   const Gradients rotation = gradients({{0, -0.5, 0}, {0.5, 0, 0}, {0, 0, 0}});  // u = -0.5 y, v = 0.5 x
   for (int d = 0; d < 3; ++d)
     for (int v = 0; v < nvar; ++v) {
-      CHECK(viscous_flux(w, none, 10.0, 10.0, d)[v] == 0.0);
-      CHECK(viscous_flux(w, rotation, 10.0, 10.0, d)[v] == 0.0);
+      CHECK(eq.viscous_flux(w, none, 10.0, 10.0, d)[v] == 0.0);
+      CHECK(eq.viscous_flux(w, rotation, 10.0, 10.0, d)[v] == 0.0);
     }
   const Gradients general = gradients({{0.3, -1.2, 0.4}, {2.0, -0.1, 0.7}, {-0.5, 0.9, 0.2}});
   for (int i = 0; i < 3; ++i)
-    for (int j = 0; j < 3; ++j) CHECK(stress(w, general, 5.0, i, j) == stress(w, general, 5.0, j, i));
+    for (int j = 0; j < 3; ++j) CHECK(DryAir::stress(w, general, 5.0, i, j) == DryAir::stress(w, general, 5.0, j, i));
   // trace-free: tau_ii = 0
-  CHECK(stress(w, general, 5.0, 0, 0) + stress(w, general, 5.0, 1, 1) + stress(w, general, 5.0, 2, 2) ==
+  CHECK(DryAir::stress(w, general, 5.0, 0, 0) + DryAir::stress(w, general, 5.0, 1, 1) +
+            DryAir::stress(w, general, 5.0, 2, 2) ==
         Approx(0.0).margin(1e-12));
 }
 
 TEST_CASE("closures: zero without strain, Vreman zero in pure shear, buoyancy damps Smagorinsky", "[physics]") {
-  const Prim w = primitive(sample(1.0, 0, 0, 0, 300, 0), 0);
+  const Prim w = eq.primitive(sample(1.0, 0, 0, 0, 300, 0), 0);
   const Smagorinsky smagorinsky{0.17 * 0.17 * 25 * 25, 1.0 / 3, grav};
   const Vreman vreman{2.5 * 0.17 * 0.17, 25 * 25, 1.0 / 3};
-  const double pi = exner(w.p);  // the Exner function at the point, as the operator passes it
+  const double pi = eq.exner(w.p);  // the Exner function at the point, as the operator passes it
   const Gradients rotation = gradients({{0, -0.5, 0}, {0.5, 0, 0}, {0, 0, 0}});
   CHECK(smagorinsky.nu_t(w, pi, gradients({{0, 0, 0}, {0, 0, 0}, {0, 0, 0}})) == 0.0);
   CHECK(smagorinsky.nu_t(w, pi, rotation) == 0.0);
@@ -128,7 +147,7 @@ TEST_CASE("closures: zero without strain, Vreman zero in pure shear, buoyancy da
   CHECK(vreman.nu_t(w, pi, gradients({{0.1, 0.2, 0}, {0, -0.1, 0.3}, {0.2, 0, 0}})) > 0);
   // stable stratification: Ri = N^2 / |S|^2 > Pr_t switches Smagorinsky off, a weaker one reduces it
   const double n2_off = 0.2 * 0.2 * (1.0 / 3) * 1.01;      // N^2 just above Pr_t |S|^2
-  CHECK(smagorinsky.nu_t(w, pi, gradients({{0, 0, 0.2}, {0, 0, 0}, {0, 0, 0}}, n2_off * w.T / exner(w.p) / grav)) == 0.0);
+  CHECK(smagorinsky.nu_t(w, pi, gradients({{0, 0, 0.2}, {0, 0, 0}, {0, 0, 0}}, n2_off * w.T / eq.exner(w.p) / grav)) == 0.0);
   const double reduced = smagorinsky.nu_t(w, pi, gradients({{0, 0, 0.2}, {0, 0, 0}, {0, 0, 0}}, 1e-4));
   CHECK(reduced > 0);
   CHECK(reduced < smagorinsky.nu_t(w, pi, shear));
@@ -143,42 +162,148 @@ TEST_CASE("sponge: zero below its start, full strength at the top, smooth in bet
   CHECK(s.coefficient(850.0) < s.coefficient(950.0));
 }
 
-TEST_CASE("walls: gradient wall values and wall viscous fluxes by kind", "[physics]") {
-  const Prim w = primitive(sample(1.1, 3, -2, 1, 290, 0), 0);
-  const Vec<ngrad> g = gradient_variables(w);
-  Walls walls;
-  walls.kind[0] = free_slip;
-  walls.kind[3] = no_slip_adiabatic;
-  walls.kind[4] = no_slip_isothermal;
-  walls.temperature[4] = 310;
-  // free-slip (wall 0, normal x): only the normal velocity goes to zero
-  const Vec<ngrad> slip = wall_gradient_jump(g, w.p, 0, walls);
-  CHECK(g[0] + slip[0] == 0.0);
-  for (int k = 1; k < ngrad; ++k) CHECK(slip[k] == 0.0);
-  // no-slip: all of u goes to zero; adiabatic keeps T and theta, isothermal sets them
-  const Vec<ngrad> adiabatic = wall_gradient_jump(g, w.p, 3, walls);
-  const Vec<ngrad> isothermal = wall_gradient_jump(g, w.p, 4, walls);
-  for (int i = 0; i < 3; ++i) CHECK(g[i] + adiabatic[i] == 0.0);
-  for (int i = 0; i < 3; ++i) CHECK(g[i] + isothermal[i] == 0.0);
-  CHECK(adiabatic[3] == 0.0);
-  CHECK(adiabatic[4] == 0.0);
-  CHECK(g[3] + isothermal[3] == Approx(310.0));
-  CHECK(g[4] + isothermal[4] == Approx(310.0 / exner(w.p)));
-
-  // Wall fluxes: free-slip passes nothing; no-slip takes the interior stress and does no
-  // work; adiabatic passes no heat, isothermal exactly the interior heat flux.
-  const Gradients gr = gradients({{0.3, -1.2, 0.4}, {2.0, -0.1, 0.7}, {-0.5, 0.9, 0.2}});
-  Gradients heat = gr;
-  for (int d = 0; d < 3; ++d) heat.dT[d] = 0.01 * (d + 1), heat.dtheta[d] = 0.02 * (d + 1);
-  for (int wall : {0, 3, 4}) {
-    const int d = wall / 2;
-    const Cons fv = viscous_flux(w, heat, 5.0, 7.0, d);
-    const Cons fw = wall_viscous_flux(fv, w.u, wall, walls);
-    CHECK(fw[i_rho] == 0.0);
-    for (int i = 0; i < 3; ++i) CHECK(fw[i_rhou + i] == (wall == 0 ? 0.0 : fv[i_rhou + i]));
-    const Real heat_flux = w.rho * cp_d * 7.0 * heat.dT[d];
-    CHECK(fw[i_rhoe] == Approx(wall == 4 ? heat_flux : 0.0).margin(1e-12));
+TEST_CASE("flux along a normal: an axis normal and the same vector normal agree", "[physics]") {
+  const Cons q = sample(1.05, 10.0, -3.0, 2.0, 290.0, 300.0);
+  const Prim w = eq.primitive(q, 300.0);
+  for (int d = 0; d < 3; ++d) {
+    VectorNormal n{{0, 0, 0}};
+    n.n[d] = 1;
+    const Cons axis = eq.flux(q, w, 9.9e4, d), vector = eq.flux(q, w, 9.9e4, n);
+    for (int v = 0; v < nvar; ++v) CHECK(axis[v] == Approx(vector[v]).epsilon(1e-15));
+    CHECK(eq.max_wave_speed(w, d) == eq.max_wave_speed(w, n));
   }
-  CHECK_FALSE(Walls{}.any_no_slip());
-  CHECK(walls.any_no_slip());
+  // an oblique normal: F.n = sum_d n_d F_d
+  const VectorNormal n{{0.6, 0.0, 0.8}};
+  const Cons f = eq.flux(q, w, 9.9e4, n), f0 = eq.flux(q, w, 9.9e4, 0), f2 = eq.flux(q, w, 9.9e4, 2);
+  for (int v = 0; v < nvar; ++v) CHECK(f[v] == Approx(0.6 * f0[v] + 0.8 * f2[v]).epsilon(1e-14));
+}
+
+TEST_CASE("two-point flux: consistent F#(q, q) = F(q), symmetric F#(a, b) = F#(b, a) bit for bit", "[physics]") {
+  const Cons a = sample(1.2, 15.0, 2.0, -1.0, 300.0, 500.0), b = sample(0.9, -5.0, 1.0, 3.0, 280.0, 700.0);
+  const Prim wa = eq.primitive(a, 500.0), wb = eq.primitive(b, 700.0);
+  const SplitPoint pa = eq.split_point(a, wa, 9.8e4), pb = eq.split_point(b, wb, 9.7e4);
+  for (int d = 0; d < 3; ++d) {
+    const Cons consistent = eq.two_point_flux(pa, pa, d), f = eq.flux(a, wa, 9.8e4, d);
+    for (int v = 0; v < nvar; ++v) CHECK(consistent[v] == Approx(f[v]).epsilon(1e-14));
+    const Cons ab = eq.two_point_flux(pa, pb, d), ba = eq.two_point_flux(pb, pa, d);
+    for (int v = 0; v < nvar; ++v) CHECK(ab[v] == ba[v]);
+    // and it is not simply one side's flux
+    CHECK(ab[i_rho] != f[i_rho]);
+  }
+  // the stored values of a split point give it back
+  double values[DryAir::nsplit];
+  DryAir::split_values(pb, values);
+  const SplitPoint back = DryAir::split_from([&](int v) { return values[v]; });
+  CHECK(back.rho == pb.rho);
+  CHECK(back.u[2] == pb.u[2]);
+  CHECK(back.e == pb.e);
+  CHECK(back.p_ref == pb.p_ref);
+}
+
+namespace {
+Gradients heat_gradients() {
+  Gradients g = gradients({{0.3, -1.2, 0.4}, {2.0, -0.1, 0.7}, {-0.5, 0.9, 0.2}});
+  for (int d = 0; d < 3; ++d) g.dT[d] = 0.01 * (d + 1), g.dtheta[d] = 0.02 * (d + 1);
+  return g;
+}
+}  // namespace
+
+TEST_CASE("free-slip wall: mirror state, only the normal velocity jumps, no viscous flux", "[physics]") {
+  const Cons q = sample(1.1, 3, -2, 1, 290, 100);
+  const Prim w = eq.primitive(q, 100);
+  const Grad g = eq.gradient_variables(w);
+  const Aux aux{1.1, 9.5e4, 100};
+  for (int d = 0; d < 3; ++d) {
+    const Cons outer = FreeSlip{}.outer_state(eq, q, d);
+    for (int v = 0; v < nvar; ++v) CHECK(outer[v] == (v == i_rhou + d ? -q[v] : q[v]));
+    const Cons f = rusanov(eq, q, outer, aux, d);  // nothing but pressure passes
+    CHECK(f[i_rho] == 0.0);
+    CHECK(f[i_rhoe] == 0.0);
+    const Grad jump = FreeSlip{}.gradient_jump(eq, g, w.p, d);
+    for (int k = 0; k < ngrad; ++k) CHECK(jump[k] == (k == d ? -g[d] : 0.0));
+    const Cons fw = FreeSlip{}.viscous_flux(eq, eq.viscous_flux(w, heat_gradients(), 5.0, 7.0, d), w.u);
+    for (int v = 0; v < nvar; ++v) CHECK(fw[v] == 0.0);
+  }
+}
+
+TEST_CASE("no-slip adiabatic wall: u* = 0, interior stress, no work, no heat", "[physics]") {
+  const Cons q = sample(1.1, 3, -2, 1, 290, 0);
+  const Prim w = eq.primitive(q, 0);
+  const Grad g = eq.gradient_variables(w);
+  const NoSlipAdiabatic wall{};
+  const Grad jump = wall.gradient_jump(eq, g, w.p, 2);
+  for (int i = 0; i < 3; ++i) CHECK(g[i] + jump[i] == 0.0);
+  CHECK(jump[DryAir::g_T] == 0.0);
+  CHECK(jump[DryAir::g_theta] == 0.0);
+  const Cons fv = eq.viscous_flux(w, heat_gradients(), 5.0, 7.0, 2);
+  const Cons fw = wall.viscous_flux(eq, fv, w.u);
+  CHECK(fw[i_rho] == 0.0);
+  for (int i = 0; i < 3; ++i) CHECK(fw[i_rhou + i] == fv[i_rhou + i]);
+  CHECK(fw[i_rhoe] == 0.0);
+  CHECK(fv[i_rhoe] != 0.0);
+}
+
+TEST_CASE("no-slip isothermal wall: u* = 0, T* = T_wall, the interior heat flux passes", "[physics]") {
+  const Cons q = sample(1.1, 3, -2, 1, 290, 0);
+  const Prim w = eq.primitive(q, 0);
+  const Grad g = eq.gradient_variables(w);
+  const NoSlipIsothermal wall{310};
+  const Grad jump = wall.gradient_jump(eq, g, w.p, 2);
+  for (int i = 0; i < 3; ++i) CHECK(g[i] + jump[i] == 0.0);
+  CHECK(g[DryAir::g_T] + jump[DryAir::g_T] == Approx(310.0));
+  CHECK(g[DryAir::g_theta] + jump[DryAir::g_theta] == Approx(310.0 / eq.exner(w.p)));
+  for (int d = 0; d < 3; ++d) {
+    const Gradients heat = heat_gradients();
+    const Cons fv = eq.viscous_flux(w, heat, 5.0, 7.0, d);
+    const Cons fw = wall.viscous_flux(eq, fv, w.u);
+    CHECK(fw[i_rho] == 0.0);
+    for (int i = 0; i < 3; ++i) CHECK(fw[i_rhou + i] == fv[i_rhou + i]);
+    CHECK(fw[i_rhoe] == Approx(w.rho * cp_d * 7.0 * heat.dT[d]).epsilon(1e-12));
+  }
+}
+
+TEST_CASE("wall kinds: the registry names every kind once, and the dispatch builds its type", "[physics]") {
+  CHECK(nwall_kinds == 3);
+  CHECK(std::string(wall_kinds[free_slip].name) == "free_slip");
+  CHECK(std::string(wall_kinds[no_slip_isothermal].name) == "no_slip_isothermal");
+  CHECK(wall_kinds[no_slip_isothermal].has_temperature);
+  CHECK_FALSE(wall_kinds[free_slip].no_slip);
+  Walls walls;
+  walls.kind[4] = no_slip_isothermal, walls.temperature[4] = 275;
+  walls.kind[5] = no_slip_adiabatic;
+  int seen[3] = {0, 0, 0};
+  Real temperature = 0;
+  for (int wall = 0; wall < 6; ++wall)
+    with_wall_condition(walls, wall, [&](const auto& bc) {
+      using T = std::decay_t<decltype(bc)>;
+      if constexpr (std::is_same_v<T, FreeSlip>) ++seen[0];
+      if constexpr (std::is_same_v<T, NoSlipAdiabatic>) ++seen[1];
+      if constexpr (std::is_same_v<T, NoSlipIsothermal>) ++seen[2], temperature = bc.temperature;
+    });
+  CHECK(seen[0] == 4);
+  CHECK(seen[1] == 1);
+  CHECK(seen[2] == 1);
+  CHECK(temperature == 275);
+}
+
+TEST_CASE("sources: buoyancy in perturbation form, sponge on momentum only, off is nothing", "[physics]") {
+  const Cons q = sample(1.2, 4, 0, 1, 300, 0);
+  const Aux aux{1.0, 1e5, 0};
+  const Real high[3] = {0, 0, 950}, low[3] = {0, 0, 100};
+  Cons dq{};
+  Buoyancy{9.81}.add(eq, q, aux, low, 0.0, dq);
+  CHECK(dq[DryAir::i_rhow] == -(1.2 - 1.0) * 9.81);
+  const RayleighSponge sponge{{800.0, 1000.0, 0.1, 2.0, {1, 0, 0}}};
+  Cons s{};
+  sponge.add(eq, q, aux, low, 0.0, s);
+  for (int v = 0; v < nvar; ++v) CHECK(s[v] == 0.0);
+  sponge.add(eq, q, aux, high, 0.0, s);
+  const Real alpha = sponge.layer.coefficient(950);
+  CHECK(s[i_rhou] == -alpha * (q[i_rhou] - 1.2 * 1));
+  CHECK(s[i_rho] == 0.0);
+  CHECK(s[i_rhoe] == 0.0);
+  Cons none{};
+  NoSource{}.add(eq, q, aux, high, 0.0, none);
+  SourcePair<NoSource, NoSource>{}.add(eq, q, aux, high, 0.0, none);
+  for (int v = 0; v < nvar; ++v) CHECK(none[v] == 0.0);
 }

@@ -1,0 +1,123 @@
+#pragma once
+/// Wall boundary conditions as pointwise types. Each kind is a small struct that gives,
+/// at one face node of a wall normal to direction d, for any equation set Eq:
+///   outer_state(eq, q, d)        the state beyond the wall, for the numerical flux;
+///   gradient_jump(eq, g, p, d)   g* - g, the wall values of the gradient variables that
+///                                the BR1 lifting sees, less the interior values (p: the
+///                                pressure at the node);
+///   viscous_flux(eq, fv, u)      F_v* through the wall, from the interior viscous flux
+///                                fv = F_v,d at the node and the interior velocity u.
+/// What crosses a wall (for the conservation ledger) is F* - F_v* of these. The face
+/// kernels are instantiated per kind, so they contain no branch on the kind. Wall states
+/// of this kind for BR1-type schemes: Mengaldo et al. (2014), "A guide to the
+/// implementation of boundary conditions in compact high-order methods for compressible
+/// aerodynamics", AIAA 2014-2923, sec. III.
+///
+/// To add a kind: a struct here, its entry in physics/wall_kinds.hpp, a case in
+/// with_wall_condition.
+#include "physics/dry_air.hpp"
+#include "physics/wall_kinds.hpp"
+
+namespace squall::physics {
+
+/// The mirror state of q across a wall normal to direction d: the normal momentum
+/// reversed. With it, Rusanov's flux carries no mass or energy through the wall.
+template <class Eq>
+KOKKOS_INLINE_FUNCTION typename Eq::Cons mirror(const Eq&, const typename Eq::Cons& q, int d) {
+  typename Eq::Cons m = q;
+  m[Eq::i_rhou + d] = -q[Eq::i_rhou + d];
+  return m;
+}
+
+/// Impenetrable, no stress, no heat flux: the normal velocity is zero at the wall,
+/// everything else takes the interior value (the mean of the state and its mirror).
+struct FreeSlip {
+  template <class Eq>
+  KOKKOS_INLINE_FUNCTION typename Eq::Cons outer_state(const Eq& eq, const typename Eq::Cons& q, int d) const {
+    return mirror(eq, q, d);
+  }
+  template <class Eq>
+  KOKKOS_INLINE_FUNCTION typename Eq::Grad gradient_jump(const Eq&, const typename Eq::Grad& g, Real, int d) const {
+    typename Eq::Grad jump{};
+    jump[d] = -g[d];
+    return jump;
+  }
+  template <class Eq>
+  KOKKOS_INLINE_FUNCTION typename Eq::Cons viscous_flux(const Eq&, const typename Eq::Cons&, const Real*) const {
+    return typename Eq::Cons{};
+  }
+};
+
+/// No-slip, no heat flux: u* = 0; the wall takes the interior stress (BR1), and no work
+/// is done since u* = 0.
+struct NoSlipAdiabatic {
+  template <class Eq>
+  KOKKOS_INLINE_FUNCTION typename Eq::Cons outer_state(const Eq& eq, const typename Eq::Cons& q, int d) const {
+    return mirror(eq, q, d);
+  }
+  template <class Eq>
+  KOKKOS_INLINE_FUNCTION typename Eq::Grad gradient_jump(const Eq&, const typename Eq::Grad& g, Real, int) const {
+    typename Eq::Grad jump{};
+    for (int i = 0; i < 3; ++i) jump[i] = -g[i];
+    return jump;
+  }
+  template <class Eq>
+  KOKKOS_INLINE_FUNCTION typename Eq::Cons viscous_flux(const Eq&, const typename Eq::Cons& fv, const Real*) const {
+    typename Eq::Cons f{};
+    for (int i = 0; i < 3; ++i) f[Eq::i_rhou + i] = fv[Eq::i_rhou + i];
+    return f;
+  }
+};
+
+/// No-slip at a fixed temperature: u* = 0, T* = T_wall, theta* = T_wall / Pi(p); the
+/// wall passes the interior heat flux, fv's energy component less the work u . tau.
+struct NoSlipIsothermal {
+  Real temperature;  ///< T_wall [K]
+  template <class Eq>
+  KOKKOS_INLINE_FUNCTION typename Eq::Cons outer_state(const Eq& eq, const typename Eq::Cons& q, int d) const {
+    return mirror(eq, q, d);
+  }
+  template <class Eq>
+  KOKKOS_INLINE_FUNCTION typename Eq::Grad gradient_jump(const Eq& eq, const typename Eq::Grad& g, Real p,
+                                                         int) const {
+    typename Eq::Grad jump{};
+    for (int i = 0; i < 3; ++i) jump[i] = -g[i];
+    jump[Eq::g_T] = temperature - g[Eq::g_T];
+    jump[Eq::g_theta] = temperature / eq.exner(p) - g[Eq::g_theta];
+    return jump;
+  }
+  template <class Eq>
+  KOKKOS_INLINE_FUNCTION typename Eq::Cons viscous_flux(const Eq&, const typename Eq::Cons& fv, const Real* u) const {
+    typename Eq::Cons f{};
+    for (int i = 0; i < 3; ++i) f[Eq::i_rhou + i] = fv[Eq::i_rhou + i];
+    f[Eq::i_rhoe] = fv[Eq::i_rhoe] - (u[0] * fv[Eq::i_rhou] + u[1] * fv[Eq::i_rhou + 1] + u[2] * fv[Eq::i_rhou + 2]);
+    return f;
+  }
+};
+
+/// The six walls of the brick, numbered like element faces: 2d is the wall at the low
+/// end of direction d, 2d + 1 the one at the high end (a periodic direction's entries
+/// are unused).
+struct Walls {
+  int kind[6] = {free_slip, free_slip, free_slip, free_slip, free_slip, free_slip};
+  Real temperature[6] = {0, 0, 0, 0, 0, 0};  ///< T_wall [K] of isothermal walls
+};
+
+/// f(condition) with the boundary-condition object of `wall` (host code: picks the
+/// kernel instantiation).
+template <class F>
+void with_wall_condition(const Walls& walls, int wall, const F& f) {
+  switch (walls.kind[wall]) {
+    case no_slip_adiabatic:
+      f(NoSlipAdiabatic{});
+      break;
+    case no_slip_isothermal:
+      f(NoSlipIsothermal{walls.temperature[wall]});
+      break;
+    default:
+      f(FreeSlip{});
+      break;
+  }
+}
+
+}  // namespace squall::physics

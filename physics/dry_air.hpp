@@ -1,0 +1,310 @@
+#pragma once
+/// The dry-air equation set: compressible Navier-Stokes in total-energy form with
+/// geopotential (DESIGN.md section 3),
+///   d(rho)/dt   + div(rho u)                = 0
+///   d(rho u)/dt + div(rho u u + (p - p_r) I) = -(rho - rho_r) grad(Phi) + div(tau)
+///   d(rho e)/dt + div((rho e + p) u)         = div(tau u + rho c_p kappa grad T),
+/// e = e_int + |u|^2/2 + Phi, dry ideal gas, Phi = g z.
+/// Everything that depends on which variables are prognostic lives here: their number
+/// and names, the pointwise state types, cons <-> prim, the flux along a normal, the wave
+/// speed, the two-point volume flux and its point type, the gradient variables and the
+/// viscous flux, the derived output fields and the physical-state check. The solver
+/// reads all of it from this type (dg::Equations); adding a prognostic variable is a
+/// change here. The gas constants are plain data (GasParameters), held by value, so a
+/// kernel that copies a DryAir has everything it needs and reads no global.
+#include "core/math.hpp"
+#include "physics/constants.hpp"
+#include "physics/state.hpp"
+
+namespace squall::physics {
+
+/// The constants of the thermodynamics, plain data passed by value into kernels.
+struct GasParameters {
+  Real R_d = physics::R_d;    ///< gas constant of dry air [J kg^-1 K^-1]
+  Real cp_d = physics::cp_d;  ///< specific heat at constant pressure [J kg^-1 K^-1]
+  Real cv_d = physics::cv_d;  ///< specific heat at constant volume, c_p - R [J kg^-1 K^-1]
+  Real gamma_d = physics::gamma_d;  ///< c_p / c_v
+  Real p_0 = physics::p_0;    ///< reference pressure of potential temperature [Pa]
+  Real T_0 = physics::T_0;    ///< temperature of zero internal energy [K]
+};
+
+/// A unit normal along coordinate direction d (the faces of a brick): u . n = u_d.
+struct AxisNormal {
+  int d;
+};
+/// A general unit normal (curved faces).
+struct VectorNormal {
+  Real n[3];
+};
+KOKKOS_INLINE_FUNCTION Real normal_component(const Real u[3], AxisNormal n) { return u[n.d]; }
+KOKKOS_INLINE_FUNCTION Real normal_component(const Real u[3], const VectorNormal& n) {
+  return u[0] * n.n[0] + u[1] * n.n[1] + u[2] * n.n[2];
+}
+/// m += s n for the three momentum components m[0..2].
+KOKKOS_INLINE_FUNCTION void add_along(Real* m, Real s, AxisNormal n) { m[n.d] += s; }
+KOKKOS_INLINE_FUNCTION void add_along(Real* m, Real s, const VectorNormal& n) {
+  for (int i = 0; i < 3; ++i) m[i] += s * n.n[i];
+}
+
+/// Primitive variables of one point.
+struct Prim {
+  Real rho;   ///< density [kg m^-3]
+  Real u[3];  ///< velocity [m s^-1]
+  Real p;     ///< pressure [Pa]
+  Real T;     ///< temperature [K]
+};
+
+/// Per-point data that is not prognostic: the hydrostatic reference state subtracted
+/// in the momentum equation, and the geopotential.
+struct Aux {
+  Real rho_ref;  ///< reference density [kg m^-3]
+  Real p_ref;    ///< reference pressure [Pa]
+  Real phi;      ///< geopotential g z [m^2 s^-2]
+};
+
+/// What the two-point flux needs of one point: primitives, specific total energy
+/// e = rho e / rho, and the reference pressure.
+struct SplitPoint {
+  Real rho, u[3], p, e, p_ref;
+};
+
+/// Gradients at one point: du[i][j] = d u_i / d x_j, dT[j] = d T / d x_j, dtheta[j].
+struct Gradients {
+  Real du[3][3];
+  Real dT[3];
+  Real dtheta[3];
+};
+
+/// Name and CF metadata of an output variable.
+struct FieldInfo {
+  const char* name;
+  const char* long_name;
+  const char* standard_name;  ///< CF standard name, or ""
+  const char* units;
+};
+
+struct DryAir {
+  /// The conservative variables, in state order.
+  static constexpr int nvar = 5;
+  enum Var : int { i_rho = 0, i_rhou = 1, i_rhov = 2, i_rhow = 3, i_rhoe = 4 };
+  static constexpr FieldInfo conservative_fields[nvar] = {
+      {"rho", "air density", "air_density", "kg m-3"},
+      {"rhou", "x momentum density", "", "kg m-2 s-1"},
+      {"rhov", "y momentum density", "", "kg m-2 s-1"},
+      {"rhow", "z momentum density", "", "kg m-2 s-1"},
+      {"rhoe", "total energy density (internal, kinetic and potential)", "", "J m-3"},
+  };
+  /// The variables whose volume integrals the conservation ledger follows (mass,
+  /// total energy), as indices into the state.
+  static constexpr int nconserved = 2;
+  static constexpr int conserved[nconserved] = {i_rho, i_rhoe};
+  static constexpr const char* conserved_names[nconserved] = {"mass", "total_energy"};
+  /// Their short names in the ledger's budget keys (mass_budget_residual, ...).
+  static constexpr const char* budget_names[nconserved] = {"mass", "energy"};
+  /// Aux values per node: reference density and pressure, geopotential.
+  static constexpr int naux = 3;
+  enum AuxVar : int { a_rho_ref = 0, a_p_ref = 1, a_phi = 2 };
+  /// Values of a SplitPoint, in the order of split_values / split_from.
+  static constexpr int nsplit = 7;
+  /// Variables whose gradients BR1 lifts: u, v, w, T, theta.
+  static constexpr int ngrad = 5;
+  /// Derived output fields (fields_*.nc, profiles.nc), in this order.
+  enum Derived : int { f_rho, f_u, f_v, f_w, f_theta, f_p, f_T, nderived };
+  static constexpr FieldInfo derived_fields[nderived] = {
+      {"rho", "air density", "air_density", "kg m-3"},
+      {"u", "velocity along x", "eastward_wind", "m s-1"},
+      {"v", "velocity along y", "northward_wind", "m s-1"},
+      {"w", "velocity along z", "upward_air_velocity", "m s-1"},
+      {"theta", "potential temperature", "air_potential_temperature", "K"},
+      {"p", "pressure", "air_pressure", "Pa"},
+      {"T", "temperature", "air_temperature", "K"},
+  };
+
+  using Cons = Vec<nvar>;
+  using Grad = Vec<ngrad>;
+  using Prim = physics::Prim;
+  using Aux = physics::Aux;
+  using SplitPoint = physics::SplitPoint;
+  using Gradients = physics::Gradients;
+
+  GasParameters gas{};
+
+  // Thermodynamics of the dry ideal gas.
+  /// p = rho R_d T.
+  KOKKOS_INLINE_FUNCTION Real pressure(Real rho, Real T) const { return rho * gas.R_d * T; }
+  /// e_int = c_v (T - T_0).
+  KOKKOS_INLINE_FUNCTION Real internal_energy(Real T) const { return gas.cv_d * (T - gas.T_0); }
+  /// T = T_0 + e_int / c_v.
+  KOKKOS_INLINE_FUNCTION Real temperature(Real e_int) const { return gas.T_0 + e_int / gas.cv_d; }
+  /// c = sqrt(gamma R_d T).
+  KOKKOS_INLINE_FUNCTION Real sound_speed(Real T) const { return math::sqrt(gas.gamma_d * gas.R_d * T); }
+  /// Exner function, Pi = (p / p_0)^(R_d / c_p).
+  KOKKOS_INLINE_FUNCTION Real exner(Real p) const { return math::pow(p / gas.p_0, gas.R_d / gas.cp_d); }
+  /// Potential temperature, theta = T / Pi.
+  KOKKOS_INLINE_FUNCTION Real potential_temperature(Real T, Real p) const { return T / exner(p); }
+
+  /// Primitive variables from the conservative state; `phi` is the geopotential.
+  /// e_int = rho e / rho - |u|^2 / 2 - Phi, T = T_0 + e_int / c_v, p = rho R_d T.
+  KOKKOS_INLINE_FUNCTION Prim primitive(const Cons& q, Real phi) const {
+    Prim w;
+    w.rho = q[i_rho];
+    const Real inv_rho = 1 / w.rho;
+    w.u[0] = q[i_rhou] * inv_rho;
+    w.u[1] = q[i_rhov] * inv_rho;
+    w.u[2] = q[i_rhow] * inv_rho;
+    const Real kinetic = 0.5 * (w.u[0] * w.u[0] + w.u[1] * w.u[1] + w.u[2] * w.u[2]);
+    w.T = temperature(q[i_rhoe] * inv_rho - kinetic - phi);
+    w.p = pressure(w.rho, w.T);
+    return w;
+  }
+
+  /// Conservative state from density, velocity, temperature and geopotential.
+  KOKKOS_INLINE_FUNCTION Cons conservative(Real rho, Real u, Real v, Real w, Real T, Real phi) const {
+    Cons q;
+    q[i_rho] = rho;
+    q[i_rhou] = rho * u;
+    q[i_rhov] = rho * v;
+    q[i_rhow] = rho * w;
+    q[i_rhoe] = rho * (internal_energy(T) + 0.5 * (u * u + v * v + w * w) + phi);
+    return q;
+  }
+
+  /// Flux along the unit normal n of the state q with primitives w and reference
+  /// pressure p_ref: F.n = (rho u_n, rho u u_n + (p - p_ref) n, (rho e + p) u_n).
+  template <class Normal>
+  KOKKOS_INLINE_FUNCTION Cons flux(const Cons& q, const Prim& w, Real p_ref, const Normal& n) const {
+    Cons f;
+    const Real un = normal_component(w.u, n);
+    f[i_rho] = q[i_rho] * un;
+    f[i_rhou] = q[i_rhou] * un;
+    f[i_rhov] = q[i_rhov] * un;
+    f[i_rhow] = q[i_rhow] * un;
+    add_along(&f[i_rhou], w.p - p_ref, n);
+    f[i_rhoe] = (q[i_rhoe] + w.p) * un;
+    return f;
+  }
+  KOKKOS_INLINE_FUNCTION Cons flux(const Cons& q, const Prim& w, Real p_ref, int d) const {
+    return flux(q, w, p_ref, AxisNormal{d});
+  }
+
+  /// Largest wave speed along the unit normal n, |u_n| + c.
+  template <class Normal>
+  KOKKOS_INLINE_FUNCTION Real max_wave_speed(const Prim& w, const Normal& n) const {
+    return math::abs(normal_component(w.u, n)) + sound_speed(w.T);
+  }
+  KOKKOS_INLINE_FUNCTION Real max_wave_speed(const Prim& w, int d) const { return max_wave_speed(w, AxisNormal{d}); }
+
+  /// Speed |u| of the state.
+  KOKKOS_INLINE_FUNCTION Real speed(const Prim& w) const {
+    return math::sqrt(w.u[0] * w.u[0] + w.u[1] * w.u[1] + w.u[2] * w.u[2]);
+  }
+
+  /// True when the state is physical: finite, positive density and temperature; `w` is
+  /// primitive(q, phi), already at hand in most callers.
+  KOKKOS_INLINE_FUNCTION bool is_physical(const Cons& q, const Prim& w) const {
+    for (int v = 0; v < nvar; ++v)
+      if (!math::isfinite(q[v])) return false;
+    return q[i_rho] > 0 && w.T > 0;
+  }
+  KOKKOS_INLINE_FUNCTION bool is_physical(const Cons& q, Real phi) const { return is_physical(q, primitive(q, phi)); }
+
+  // Split form.
+  KOKKOS_INLINE_FUNCTION SplitPoint split_point(const Cons& q, const Prim& w, Real p_ref) const {
+    return {w.rho, {w.u[0], w.u[1], w.u[2]}, w.p, q[i_rhoe] / w.rho, p_ref};
+  }
+  /// The values of a split point, for storage: out[0..nsplit).
+  KOKKOS_INLINE_FUNCTION static void split_values(const SplitPoint& s, Real* out) {
+    out[0] = s.rho, out[1] = s.u[0], out[2] = s.u[1], out[3] = s.u[2], out[4] = s.p, out[5] = s.e, out[6] = s.p_ref;
+  }
+  /// The split point of the values v(0..nsplit) (any indexable).
+  template <class Values>
+  KOKKOS_INLINE_FUNCTION static SplitPoint split_from(const Values& v) {
+    return {v(0), {v(1), v(2), v(3)}, v(4), v(5), v(6)};
+  }
+
+  /// Kinetic-energy-preserving two-point flux of Kennedy & Gruber (2008), J. Comput.
+  /// Phys. 227, 1676-1700, doi:10.1016/j.jcp.2007.09.020, in the form of Gassner, Winters
+  /// & Kopriva (2016), J. Comput. Phys. 327, 39-66, eq. (4.13), with the reference
+  /// pressure subtracted in the momentum flux only ({.} is the arithmetic mean):
+  ///   F_rho = {rho}{u_n},  F_rhou = F_rho {u} + ({p} - {p_ref}) n,
+  ///   F_rhoe = F_rho {e} + {p}{u_n}.
+  /// Symmetric in a and b, bit for bit, and consistent: F#(q, q) = F(q).n.
+  template <class Normal>
+  KOKKOS_INLINE_FUNCTION Cons two_point_flux(const SplitPoint& a, const SplitPoint& b, const Normal& n) const {
+    const Real rho = 0.5 * (a.rho + b.rho);
+    const Real un = 0.5 * (normal_component(a.u, n) + normal_component(b.u, n));
+    const Real p = 0.5 * (a.p + b.p);
+    const Real mass = rho * un;
+    Cons f;
+    f[i_rho] = mass;
+    f[i_rhou] = mass * 0.5 * (a.u[0] + b.u[0]);
+    f[i_rhov] = mass * 0.5 * (a.u[1] + b.u[1]);
+    f[i_rhow] = mass * 0.5 * (a.u[2] + b.u[2]);
+    add_along(&f[i_rhou], p - 0.5 * (a.p_ref + b.p_ref), n);
+    f[i_rhoe] = mass * 0.5 * (a.e + b.e) + p * un;
+    return f;
+  }
+  KOKKOS_INLINE_FUNCTION Cons two_point_flux(const SplitPoint& a, const SplitPoint& b, int d) const {
+    return two_point_flux(a, b, AxisNormal{d});
+  }
+
+  // Viscous terms.
+  /// The gradient variables (u, v, w, T, theta). Without `with_theta` (nothing uses grad
+  /// theta: heat diffuses down grad T and no closure needs the stratification) theta is
+  /// left 0, which spares a pow per node.
+  KOKKOS_INLINE_FUNCTION Grad gradient_variables(const Prim& w, bool with_theta = true) const {
+    return {{w.u[0], w.u[1], w.u[2], w.T, with_theta ? w.T / exner(w.p) : Real(0)}};
+  }
+  /// Index of T and theta among the gradient variables (the velocity is 0..2).
+  static constexpr int g_T = 3, g_theta = 4;
+
+  /// Viscous stress tau_ij = rho nu (du_i/dx_j + du_j/dx_i - 2/3 delta_ij div u).
+  KOKKOS_INLINE_FUNCTION static Real stress(const Prim& w, const Gradients& g, Real nu, int i, int j) {
+    const Real divergence = g.du[0][0] + g.du[1][1] + g.du[2][2];
+    return w.rho * nu * (g.du[i][j] + g.du[j][i] - (i == j ? Real(2) / 3 * divergence : Real(0)));
+  }
+
+  /// Viscous flux along direction d,
+  ///   F_v,d = (0, tau_1d, tau_2d, tau_3d, u_j tau_jd + rho c_p kappa dT/dx_d),
+  /// tau from the kinematic viscosity nu, kappa the thermal diffusivity [m^2 s^-1]. With
+  /// `theta_diffusion` the heat flux is rho c_p kappa Pi d theta/dx_d instead (heat
+  /// diffuses down the potential-temperature gradient, as in atmospheric models, e.g.
+  /// Straka et al. 1993, so a neutral atmosphere carries no heat flux); `exner_p` =
+  /// Pi(p) at the point, which callers that form all three directions compute once.
+  KOKKOS_INLINE_FUNCTION Cons viscous_flux(const Prim& w, const Gradients& g, Real nu, Real kappa, int d,
+                                           bool theta_diffusion, Real exner_p) const {
+    Cons f;
+    f[i_rho] = 0;
+    Real work = 0;
+    for (int i = 0; i < 3; ++i) {
+      const Real t = stress(w, g, nu, i, d);
+      f[i_rhou + i] = t;
+      work += w.u[i] * t;
+    }
+    const Real heat_gradient = theta_diffusion ? exner_p * g.dtheta[d] : g.dT[d];
+    f[i_rhoe] = work + w.rho * gas.cp_d * kappa * heat_gradient;
+    return f;
+  }
+  KOKKOS_INLINE_FUNCTION Cons viscous_flux(const Prim& w, const Gradients& g, Real nu, Real kappa, int d,
+                                           bool theta_diffusion = false) const {
+    return viscous_flux(w, g, nu, kappa, d, theta_diffusion, theta_diffusion ? exner(w.p) : Real(1));
+  }
+  /// The first variable with a viscous flux (the density has none): components
+  /// first_viscous .. nvar-1 of F_v are stored and exchanged.
+  static constexpr int first_viscous = i_rhou;
+  static constexpr int nvflux = nvar - first_viscous;
+
+  /// The derived output fields of q (Derived order) into out[0..nderived).
+  KOKKOS_INLINE_FUNCTION void derived(const Cons& q, Real phi, Real* out) const {
+    const Prim w = primitive(q, phi);
+    out[f_rho] = w.rho;
+    out[f_u] = w.u[0];
+    out[f_v] = w.u[1];
+    out[f_w] = w.u[2];
+    out[f_theta] = potential_temperature(w.T, w.p);
+    out[f_p] = w.p;
+    out[f_T] = w.T;
+  }
+};
+
+}  // namespace squall::physics
