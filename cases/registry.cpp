@@ -10,6 +10,8 @@ const std::vector<CaseInfo>& registered_cases() {
        make_isentropic_vortex},
       {"rising_bubble", "dry warm bubble (0.5 K) rising in a neutral atmosphere (Giraldo & Restelli 2008)",
        make_rising_bubble},
+      {"tracer_bubble", "the rising bubble carrying passive tracers (physics.tracers): the bubble and the height",
+       make_tracer_bubble},
       {"density_current", "cold bubble collapsing into a density current, viscous (Straka et al. 1993)",
        make_density_current},
       {"shear_wave", "decaying viscous shear wave; exact solution of the momentum equation",

@@ -15,6 +15,7 @@ const CaseInfo* find_case(const std::string& name);
 std::unique_ptr<Case> make_rest_atmosphere(const Config& config);
 std::unique_ptr<Case> make_isentropic_vortex(const Config& config);
 std::unique_ptr<Case> make_rising_bubble(const Config& config);
+std::unique_ptr<Case> make_tracer_bubble(const Config& config);
 std::unique_ptr<Case> make_density_current(const Config& config);
 std::unique_ptr<Case> make_shear_wave(const Config& config);
 std::unique_ptr<Case> make_taylor_green(const Config& config);

@@ -5,6 +5,7 @@
 /// members here are zero until the reader fills them.
 #include <array>
 #include <string>
+#include <vector>
 
 namespace squall {
 
@@ -30,6 +31,9 @@ struct PhysicsConfig {
   std::string heat_diffusion;     ///< "potential_temperature" or "temperature"
   double smagorinsky_cs = 0;
   double turbulent_prandtl = 0;
+  std::vector<std::string> tracers;  ///< names of the passive tracers (empty: none)
+  double schmidt = 0;                ///< tracers' Schmidt number nu / D
+  double turbulent_schmidt = 0;      ///< nu_t / D_t
   double sponge_height = 0;     ///< where the sponge starts [m above the bottom]; 0: none
   double sponge_strength = 0;   ///< [1/s] at the top
   double sponge_exponent = 0;

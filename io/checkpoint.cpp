@@ -141,7 +141,7 @@ std::vector<NumericAttribute> numeric_attributes(CheckpointMeta& m) {
 
 std::vector<std::pair<const char*, std::string*>> string_attributes(CheckpointMeta& m) {
   return {{"case", &m.case_name}, {"version", &m.version}, {"config", &m.config_text},
-          {"state_checksum", &m.checksum}};
+          {"state_checksum", &m.checksum}, {"variables", &m.variables}};
 }
 
 int step_of(const std::filesystem::path& p) {
@@ -183,7 +183,6 @@ std::string write_checkpoint(const std::string& dir, MPI_Comm comm, const Checkp
     Handle memory(check(block_space(space.get(), block), "selection"), H5Sclose);
     Handle dxpl(collective_transfer(), H5Pclose);
     check(H5Dwrite(dataset.get(), H5T_NATIVE_DOUBLE, memory.get(), space.get(), dxpl.get(), data), "write");
-    if (std::getenv("SQUALL_TEST_DIE_IN_CHECKPOINT")) _exit(9);  // test hook: as if killed mid-write
 
     const hid_t f = file.get();
     CheckpointMeta m = meta;
@@ -202,7 +201,7 @@ std::string write_checkpoint(const std::string& dir, MPI_Comm comm, const Checkp
 }
 
 CheckpointMeta read_checkpoint_meta(const std::string& path, MPI_Comm comm,
-                                    const std::vector<std::string>& ledger_names) {
+                                    const std::vector<std::string>& ledger_names, const std::string& variables) {
   quiet_hdf5();
   const Checker<InputError> check{path};
   if (!std::filesystem::is_regular_file(path)) throw InputError("no checkpoint file '" + path + "'");
@@ -212,6 +211,10 @@ CheckpointMeta read_checkpoint_meta(const std::string& path, MPI_Comm comm,
   CheckpointMeta m;
   for (const auto& name : ledger_names) m.ledger.emplace_back(name, 0.0);
   const hid_t f = file.get();
+  for (const auto& [name, value] : string_attributes(m)) *value = get_string(check, f, name);
+  if (m.variables != variables)
+    throw InputError("refusing checkpoint '" + path + "': it holds the variables " + m.variables +
+                     ", the config's run has " + variables + " (physics.tracers must be the same)");
   for (const auto& a : numeric_attributes(m)) {
     // the stored size must be the expected one: a damaged or foreign file is refused
     Handle attribute(check(H5Aopen(f, a.name, H5P_DEFAULT), a.name), H5Aclose);
@@ -220,7 +223,6 @@ CheckpointMeta read_checkpoint_meta(const std::string& path, MPI_Comm comm,
       throw InputError("'" + path + "': attribute '" + a.name + "' has the wrong size");
     check(H5Aread(attribute.get(), a.type, a.value), a.name);
   }
-  for (const auto& [name, value] : string_attributes(m)) *value = get_string(check, f, name);
   return m;
 }
 

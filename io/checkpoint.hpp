@@ -23,6 +23,7 @@ struct CheckpointMeta {
   long output_count = 0;  ///< field outputs written so far (keeps output times exact)
   double dt = 0;          ///< last time step
   std::string case_name, version, config_text, checksum;
+  std::string variables;  ///< the state's variables, comma-separated (rho,rhou,...,rho_<tracer>)
   int order = 0;
   std::array<int, 3> elements{};
   std::array<double, 6> domain{};  ///< x0, x1, y0, y1, z0, z1
@@ -48,9 +49,10 @@ std::string write_checkpoint(const std::string& dir, MPI_Comm comm, const Checkp
 
 /// Reads the metadata (collective); InputError naming the file when it is not a
 /// complete Squall checkpoint.
-/// The metadata of `path`, with the ledger values named in `ledger_names`.
+/// The metadata of `path`, with the ledger values named in `ledger_names`; InputError
+/// when the file holds other state variables than `variables`.
 CheckpointMeta read_checkpoint_meta(const std::string& path, MPI_Comm comm,
-                                    const std::vector<std::string>& ledger_names);
+                                    const std::vector<std::string>& ledger_names, const std::string& variables);
 
 /// Reads this rank's block of the state (collective); InputError on failure.
 void read_checkpoint_state(const std::string& path, MPI_Comm comm, const CheckpointBlock& block,

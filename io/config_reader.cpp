@@ -1,6 +1,7 @@
 #include "io/config_reader.hpp"
 
 #include <algorithm>
+#include <cctype>
 #include <cerrno>
 #include <cmath>
 #include <cstring>
@@ -242,6 +243,37 @@ std::string choice(Values& values, const char* section, const char* name,
   return choice<std::initializer_list<const char*>>(values, section, name, options);
 }
 
+/// physics.tracers: distinct names that can stand in variable names of the output
+/// (rho_<name>, <name>_mass, w_<name>), none taken by another output field, at most as
+/// many as this build carries (SQUALL_MAX_TRACERS).
+void read_tracers(Values& values, Config& c) {
+  const KeySpec& k = spec("physics", "tracers");
+  const Located v = values.at(k);
+  const toml::array* a = v.node->as_array();
+  if (!a) fail(v, full_name(k), k.expected);
+  const std::vector<std::string> taken{"rho", "u", "v", "w", "theta", "p", "T", "rhou", "rhov", "rhow", "rhoe",
+                                       "mass", "energy", "total_energy", "x", "y", "z", "time"};
+  std::vector<std::string> names;
+  for (const auto& item : *a) {
+    if (!item.is_string()) fail(v, full_name(k), k.expected);
+    const std::string name = item.value<std::string>().value();
+    bool ok = !name.empty() && std::isalpha(static_cast<unsigned char>(name[0]));
+    for (char ch : name) ok = ok && (std::isalnum(static_cast<unsigned char>(ch)) || ch == '_');
+    if (!ok)
+      fail(v, full_name(k), std::string(k.expected) + "; \"" + name + "\" is not a name of letters, digits and _");
+    if (std::find(names.begin(), names.end(), name) != names.end())
+      fail(v, full_name(k), std::string(k.expected) + "; \"" + name + "\" appears twice");
+    if (std::find(taken.begin(), taken.end(), name) != taken.end())
+      fail(v, full_name(k), std::string(k.expected) + "; \"" + name + "\" is the name of another output variable");
+    names.push_back(name);
+  }
+  if (names.size() > static_cast<size_t>(SQUALL_MAX_TRACERS))
+    fail(v, full_name(k), "at most " + std::to_string(SQUALL_MAX_TRACERS) + " tracers: this build has " +
+                              "SQUALL_MAX_TRACERS = " + std::to_string(SQUALL_MAX_TRACERS) +
+                              " (configure with -DSQUALL_MAX_TRACERS=N for more)");
+  c.physics.tracers = names;
+}
+
 /// [boundary]: the kind of each wall, and the temperature of isothermal ones. A wall of a
 /// periodic direction, an isothermal wall without a temperature, a temperature on any
 /// other wall and no-slip walls without viscosity are errors.
@@ -372,6 +404,9 @@ Config parse_config(const std::string& text, const std::string& source,
   c.physics.closure = choice(values, "physics", "closure", {"constant", "smagorinsky", "vreman"});
   c.physics.smagorinsky_cs = number(values, "physics", "smagorinsky_cs", [](double x) { return x > 0 && x <= 1; });
   c.physics.turbulent_prandtl = number(values, "physics", "turbulent_prandtl", [](double x) { return x > 0; });
+  read_tracers(values, c);
+  c.physics.schmidt = number(values, "physics", "schmidt", [](double x) { return x > 0; });
+  c.physics.turbulent_schmidt = number(values, "physics", "turbulent_schmidt", [](double x) { return x > 0; });
   c.physics.sponge_height = number(values, "physics", "sponge_height", [](double x) { return x >= 0; });
   c.physics.sponge_strength = number(values, "physics", "sponge_strength", [](double x) { return x >= 0; });
   c.physics.sponge_exponent =

@@ -59,6 +59,7 @@ void write_summary(const std::string& dir, const RunSummary& s) {
     conservation.set("total_energy_relative_change", s.total_energy_relative_change);
     conservation.set("mass_budget_residual", s.mass_budget_residual);
     conservation.set("energy_budget_residual", s.energy_budget_residual);
+    for (const auto& [key, value] : s.other_conservation) conservation.set(key, value);
     j.set("conservation", conservation);
     j.set("state_checksum", s.state_checksum);
     Json norms = Json::object();

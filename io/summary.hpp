@@ -35,6 +35,8 @@ struct RunSummary {
   double total_energy_relative_change = 0;
   double mass_budget_residual = 0;
   double energy_budget_residual = 0;
+  /// The ledger of further conserved quantities (tracer masses), by key.
+  std::vector<std::pair<std::string, double>> other_conservation;
   std::string state_checksum;
   /// Domain-mean L2 norm of each conservative variable (regression tests compare them),
   /// with the variables' names.

@@ -4,14 +4,21 @@
 ///   d(rho)/dt   + div(rho u)                = 0
 ///   d(rho u)/dt + div(rho u u + (p - p_r) I) = -(rho - rho_r) grad(Phi) + div(tau)
 ///   d(rho e)/dt + div((rho e + p) u)         = div(tau u + rho c_p kappa grad T),
-/// e = e_int + |u|^2/2 + Phi, dry ideal gas, Phi = g z.
+/// e = e_int + |u|^2/2 + Phi, dry ideal gas, Phi = g z, and K passive tracers with
+/// mixing ratios c_k (mass of tracer per mass of air):
+///   d(rho c_k)/dt + div(rho c_k u)          = div(rho D grad c_k),
+/// D = nu / Sc + nu_t / Sc_t (molecular and turbulent Schmidt numbers).
 /// Everything that depends on which variables are prognostic lives here: their number
 /// and names, the pointwise state types, cons <-> prim, the flux along a normal, the wave
 /// speed, the two-point volume flux and its point type, the gradient variables and the
 /// viscous flux, the derived output fields and the physical-state check. The solver
 /// reads all of it from this type (dg::Equations); adding a prognostic variable is a
-/// change here. The gas constants are plain data (GasParameters), held by value, so a
+/// change here (the tracers are the worked example: docs/solver.md). The gas constants are plain data (GasParameters), held by value, so a
 /// kernel that copies a DryAir has everything it needs and reads no global.
+#include <string>
+#include <type_traits>
+#include <vector>
+
 #include "core/math.hpp"
 #include "physics/constants.hpp"
 #include "physics/state.hpp"
@@ -75,59 +82,107 @@ struct Gradients {
   Real dtheta[3];
 };
 
-/// Name and CF metadata of an output variable.
-struct FieldInfo {
-  const char* name;
-  const char* long_name;
-  const char* standard_name;  ///< CF standard name, or ""
-  const char* units;
+/// The same with the mixing ratios c of K passive tracers (K > 0; without tracers the
+/// dry structs themselves are used, so the dry solver's code is what it was).
+template <int K>
+struct TracerPrim : Prim {
+  Real c[K];
+};
+template <int K>
+struct TracerSplitPoint : SplitPoint {
+  Real c[K];
+};
+template <int K>
+struct TracerGradients : Gradients {
+  Real dc[K][3];  ///< dc[k][j] = d c_k / d x_j
 };
 
+/// Name and CF metadata of an output variable (host code).
+struct FieldInfo {
+  std::string name;
+  std::string long_name;
+  std::string standard_name;  ///< CF standard name, or ""
+  std::string units;
+};
+
+/// What host code (output, ledger, checkpoints, summary) needs to know of an equation
+/// set's variables, with the tracers' names filled in.
+struct VariableInfo {
+  std::vector<FieldInfo> conservative;  ///< the state's variables, in state order
+  std::vector<FieldInfo> derived;       ///< output fields (fields_*.nc, profiles.nc), in derived() order
+  std::vector<int> conserved;           ///< state indices of the ledger's quantities
+  std::vector<std::string> conserved_names;  ///< their names (diagnostics.csv columns)
+  std::vector<std::string> budget_names;     ///< their names in the budget keys (<name>_budget_residual)
+  int tracers = 0;
+};
+
+template <int K = 0>
 struct DryAir {
-  /// The conservative variables, in state order.
-  static constexpr int nvar = 5;
-  enum Var : int { i_rho = 0, i_rhou = 1, i_rhov = 2, i_rhow = 3, i_rhoe = 4 };
-  static constexpr FieldInfo conservative_fields[nvar] = {
-      {"rho", "air density", "air_density", "kg m-3"},
-      {"rhou", "x momentum density", "", "kg m-2 s-1"},
-      {"rhov", "y momentum density", "", "kg m-2 s-1"},
-      {"rhow", "z momentum density", "", "kg m-2 s-1"},
-      {"rhoe", "total energy density (internal, kinetic and potential)", "", "J m-3"},
-  };
-  /// The variables whose volume integrals the conservation ledger follows (mass,
-  /// total energy), as indices into the state.
-  static constexpr int nconserved = 2;
-  static constexpr int conserved[nconserved] = {i_rho, i_rhoe};
-  static constexpr const char* conserved_names[nconserved] = {"mass", "total_energy"};
-  /// Their short names in the ledger's budget keys (mass_budget_residual, ...).
-  static constexpr const char* budget_names[nconserved] = {"mass", "energy"};
+  static_assert(K >= 0, "a tracer count");
+  static constexpr int ntracers = K;
+  /// The conservative variables, in state order: the dry ones, then rho c_k.
+  static constexpr int ndry = 5;
+  static constexpr int nvar = ndry + K;
+  enum Var : int { i_rho = 0, i_rhou = 1, i_rhov = 2, i_rhow = 3, i_rhoe = 4, i_tracer = 5 };
+  /// The quantities whose volume integrals the conservation ledger follows: mass, total
+  /// energy and the mass of each tracer.
+  static constexpr int nconserved = 2 + K;
+  KOKKOS_INLINE_FUNCTION static constexpr int conserved(int c) { return c == 0 ? i_rho : c == 1 ? i_rhoe : i_tracer + c - 2; }
   /// Aux values per node: reference density and pressure, geopotential.
   static constexpr int naux = 3;
   enum AuxVar : int { a_rho_ref = 0, a_p_ref = 1, a_phi = 2 };
   /// Values of a SplitPoint, in the order of split_values / split_from.
-  static constexpr int nsplit = 7;
-  /// Variables whose gradients BR1 lifts: u, v, w, T, theta.
-  static constexpr int ngrad = 5;
-  /// Derived output fields (fields_*.nc, profiles.nc), in this order.
-  enum Derived : int { f_rho, f_u, f_v, f_w, f_theta, f_p, f_T, nderived };
-  static constexpr FieldInfo derived_fields[nderived] = {
-      {"rho", "air density", "air_density", "kg m-3"},
-      {"u", "velocity along x", "eastward_wind", "m s-1"},
-      {"v", "velocity along y", "northward_wind", "m s-1"},
-      {"w", "velocity along z", "upward_air_velocity", "m s-1"},
-      {"theta", "potential temperature", "air_potential_temperature", "K"},
-      {"p", "pressure", "air_pressure", "Pa"},
-      {"T", "temperature", "air_temperature", "K"},
-  };
+  static constexpr int nsplit = 7 + K;
+  /// Variables whose gradients BR1 lifts: u, v, w, T, theta, c_k.
+  static constexpr int ngrad = 5 + K;
+  /// Index of T, theta and the first tracer among the gradient variables (the velocity
+  /// is 0..2).
+  static constexpr int g_T = 3, g_theta = 4, g_tracer = 5;
+  /// Derived output fields, in this order: then the tracers' mixing ratios.
+  enum Derived : int { f_rho, f_u, f_v, f_w, f_theta, f_p, f_T, f_tracer };
+  static constexpr int nderived = f_tracer + K;
 
   using Cons = Vec<nvar>;
   using Grad = Vec<ngrad>;
-  using Prim = physics::Prim;
+  using Prim = std::conditional_t<K == 0, physics::Prim, TracerPrim<K>>;
   using Aux = physics::Aux;
-  using SplitPoint = physics::SplitPoint;
-  using Gradients = physics::Gradients;
+  using SplitPoint = std::conditional_t<K == 0, physics::SplitPoint, TracerSplitPoint<K>>;
+  using Gradients = std::conditional_t<K == 0, physics::Gradients, TracerGradients<K>>;
 
   GasParameters gas{};
+
+  /// The variables' names and metadata, with tracer k named tracers[k] (host code).
+  static VariableInfo describe(const std::vector<std::string>& tracers) {
+    VariableInfo v;
+    v.tracers = K;
+    v.conservative = {
+        {"rho", "air density", "air_density", "kg m-3"},
+        {"rhou", "x momentum density", "", "kg m-2 s-1"},
+        {"rhov", "y momentum density", "", "kg m-2 s-1"},
+        {"rhow", "z momentum density", "", "kg m-2 s-1"},
+        {"rhoe", "total energy density (internal, kinetic and potential)", "", "J m-3"},
+    };
+    v.derived = {
+        {"rho", "air density", "air_density", "kg m-3"},
+        {"u", "velocity along x", "eastward_wind", "m s-1"},
+        {"v", "velocity along y", "northward_wind", "m s-1"},
+        {"w", "velocity along z", "upward_air_velocity", "m s-1"},
+        {"theta", "potential temperature", "air_potential_temperature", "K"},
+        {"p", "pressure", "air_pressure", "Pa"},
+        {"T", "temperature", "air_temperature", "K"},
+    };
+    v.conserved_names = {"mass", "total_energy"};
+    v.budget_names = {"mass", "energy"};
+    for (int k = 0; k < K; ++k) {
+      const std::string name = k < static_cast<int>(tracers.size()) ? tracers[k] : "tracer" + std::to_string(k);
+      v.conservative.push_back({"rho_" + name, "density of passive tracer " + name, "", "kg m-3"});
+      v.derived.push_back({name, "mixing ratio of passive tracer " + name, "", "kg kg-1"});
+      v.conserved_names.push_back(name + "_mass");
+      v.budget_names.push_back(name + "_mass");
+    }
+    for (int c = 0; c < nconserved; ++c) v.conserved.push_back(conserved(c));
+    return v;
+  }
 
   // Thermodynamics of the dry ideal gas.
   /// p = rho R_d T.
@@ -155,6 +210,8 @@ struct DryAir {
     const Real kinetic = 0.5 * (w.u[0] * w.u[0] + w.u[1] * w.u[1] + w.u[2] * w.u[2]);
     w.T = temperature(q[i_rhoe] * inv_rho - kinetic - phi);
     w.p = pressure(w.rho, w.T);
+    if constexpr (K > 0)
+      for (int k = 0; k < K; ++k) w.c[k] = q[i_tracer + k] * inv_rho;
     return w;
   }
 
@@ -166,6 +223,13 @@ struct DryAir {
     q[i_rhov] = rho * v;
     q[i_rhow] = rho * w;
     q[i_rhoe] = rho * (internal_energy(T) + 0.5 * (u * u + v * v + w * w) + phi);
+    for (int k = 0; k < K; ++k) q[i_tracer + k] = 0;
+    return q;
+  }
+  /// The same with tracer mixing ratios c[0..K).
+  KOKKOS_INLINE_FUNCTION Cons conservative(Real rho, Real u, Real v, Real w, Real T, Real phi, const Real* c) const {
+    Cons q = conservative(rho, u, v, w, T, phi);
+    for (int k = 0; k < K; ++k) q[i_tracer + k] = rho * c[k];
     return q;
   }
 
@@ -181,6 +245,7 @@ struct DryAir {
     f[i_rhow] = q[i_rhow] * un;
     add_along(&f[i_rhou], w.p - p_ref, n);
     f[i_rhoe] = (q[i_rhoe] + w.p) * un;
+    for (int k = 0; k < K; ++k) f[i_tracer + k] = q[i_tracer + k] * un;
     return f;
   }
   KOKKOS_INLINE_FUNCTION Cons flux(const Cons& q, const Prim& w, Real p_ref, int d) const {
@@ -210,16 +275,27 @@ struct DryAir {
 
   // Split form.
   KOKKOS_INLINE_FUNCTION SplitPoint split_point(const Cons& q, const Prim& w, Real p_ref) const {
-    return {w.rho, {w.u[0], w.u[1], w.u[2]}, w.p, q[i_rhoe] / w.rho, p_ref};
+    SplitPoint s;
+    s.rho = w.rho, s.u[0] = w.u[0], s.u[1] = w.u[1], s.u[2] = w.u[2], s.p = w.p, s.e = q[i_rhoe] / w.rho;
+    s.p_ref = p_ref;
+    if constexpr (K > 0)
+      for (int k = 0; k < K; ++k) s.c[k] = w.c[k];
+    return s;
   }
   /// The values of a split point, for storage: out[0..nsplit).
   KOKKOS_INLINE_FUNCTION static void split_values(const SplitPoint& s, Real* out) {
     out[0] = s.rho, out[1] = s.u[0], out[2] = s.u[1], out[3] = s.u[2], out[4] = s.p, out[5] = s.e, out[6] = s.p_ref;
+    if constexpr (K > 0)
+      for (int k = 0; k < K; ++k) out[7 + k] = s.c[k];
   }
   /// The split point of the values v(0..nsplit) (any indexable).
   template <class Values>
   KOKKOS_INLINE_FUNCTION static SplitPoint split_from(const Values& v) {
-    return {v(0), {v(1), v(2), v(3)}, v(4), v(5), v(6)};
+    SplitPoint s;
+    s.rho = v(0), s.u[0] = v(1), s.u[1] = v(2), s.u[2] = v(3), s.p = v(4), s.e = v(5), s.p_ref = v(6);
+    if constexpr (K > 0)
+      for (int k = 0; k < K; ++k) s.c[k] = v(7 + k);
+    return s;
   }
 
   /// Kinetic-energy-preserving two-point flux of Kennedy & Gruber (2008), J. Comput.
@@ -227,7 +303,8 @@ struct DryAir {
   /// & Kopriva (2016), J. Comput. Phys. 327, 39-66, eq. (4.13), with the reference
   /// pressure subtracted in the momentum flux only ({.} is the arithmetic mean):
   ///   F_rho = {rho}{u_n},  F_rhou = F_rho {u} + ({p} - {p_ref}) n,
-  ///   F_rhoe = F_rho {e} + {p}{u_n}.
+  ///   F_rhoe = F_rho {e} + {p}{u_n},  F_rhoc = F_rho {c}
+  /// (the tracers as the mass flux carries them, so a uniform mixing ratio stays uniform).
   /// Symmetric in a and b, bit for bit, and consistent: F#(q, q) = F(q).n.
   template <class Normal>
   KOKKOS_INLINE_FUNCTION Cons two_point_flux(const SplitPoint& a, const SplitPoint& b, const Normal& n) const {
@@ -242,6 +319,8 @@ struct DryAir {
     f[i_rhow] = mass * 0.5 * (a.u[2] + b.u[2]);
     add_along(&f[i_rhou], p - 0.5 * (a.p_ref + b.p_ref), n);
     f[i_rhoe] = mass * 0.5 * (a.e + b.e) + p * un;
+    if constexpr (K > 0)
+      for (int k = 0; k < K; ++k) f[i_tracer + k] = mass * 0.5 * (a.c[k] + b.c[k]);
     return f;
   }
   KOKKOS_INLINE_FUNCTION Cons two_point_flux(const SplitPoint& a, const SplitPoint& b, int d) const {
@@ -253,10 +332,12 @@ struct DryAir {
   /// theta: heat diffuses down grad T and no closure needs the stratification) theta is
   /// left 0, which spares a pow per node.
   KOKKOS_INLINE_FUNCTION Grad gradient_variables(const Prim& w, bool with_theta = true) const {
-    return {{w.u[0], w.u[1], w.u[2], w.T, with_theta ? w.T / exner(w.p) : Real(0)}};
+    Grad g;
+    g[0] = w.u[0], g[1] = w.u[1], g[2] = w.u[2], g[g_T] = w.T, g[g_theta] = with_theta ? w.T / exner(w.p) : Real(0);
+    if constexpr (K > 0)
+      for (int k = 0; k < K; ++k) g[g_tracer + k] = w.c[k];
+    return g;
   }
-  /// Index of T and theta among the gradient variables (the velocity is 0..2).
-  static constexpr int g_T = 3, g_theta = 4;
 
   /// Viscous stress tau_ij = rho nu (du_i/dx_j + du_j/dx_i - 2/3 delta_ij div u).
   KOKKOS_INLINE_FUNCTION static Real stress(const Prim& w, const Gradients& g, Real nu, int i, int j) {
@@ -265,13 +346,15 @@ struct DryAir {
   }
 
   /// Viscous flux along direction d,
-  ///   F_v,d = (0, tau_1d, tau_2d, tau_3d, u_j tau_jd + rho c_p kappa dT/dx_d),
-  /// tau from the kinematic viscosity nu, kappa the thermal diffusivity [m^2 s^-1]. With
+  ///   F_v,d = (0, tau_1d, tau_2d, tau_3d, u_j tau_jd + rho c_p kappa dT/dx_d,
+  ///            rho D dc_k/dx_d),
+  /// tau from the kinematic viscosity nu, kappa the thermal diffusivity and D the tracers'
+  /// diffusivity [m^2 s^-1]. With
   /// `theta_diffusion` the heat flux is rho c_p kappa Pi d theta/dx_d instead (heat
   /// diffuses down the potential-temperature gradient, as in atmospheric models, e.g.
   /// Straka et al. 1993, so a neutral atmosphere carries no heat flux); `exner_p` =
   /// Pi(p) at the point, which callers that form all three directions compute once.
-  KOKKOS_INLINE_FUNCTION Cons viscous_flux(const Prim& w, const Gradients& g, Real nu, Real kappa, int d,
+  KOKKOS_INLINE_FUNCTION Cons viscous_flux(const Prim& w, const Gradients& g, Real nu, Real kappa, Real D, int d,
                                            bool theta_diffusion, Real exner_p) const {
     Cons f;
     f[i_rho] = 0;
@@ -283,11 +366,13 @@ struct DryAir {
     }
     const Real heat_gradient = theta_diffusion ? exner_p * g.dtheta[d] : g.dT[d];
     f[i_rhoe] = work + w.rho * gas.cp_d * kappa * heat_gradient;
+    if constexpr (K > 0)
+      for (int k = 0; k < K; ++k) f[i_tracer + k] = w.rho * D * g.dc[k][d];
     return f;
   }
-  KOKKOS_INLINE_FUNCTION Cons viscous_flux(const Prim& w, const Gradients& g, Real nu, Real kappa, int d,
+  KOKKOS_INLINE_FUNCTION Cons viscous_flux(const Prim& w, const Gradients& g, Real nu, Real kappa, Real D, int d,
                                            bool theta_diffusion = false) const {
-    return viscous_flux(w, g, nu, kappa, d, theta_diffusion, theta_diffusion ? exner(w.p) : Real(1));
+    return viscous_flux(w, g, nu, kappa, D, d, theta_diffusion, theta_diffusion ? exner(w.p) : Real(1));
   }
   /// The first variable with a viscous flux (the density has none): components
   /// first_viscous .. nvar-1 of F_v are stored and exchanged.
@@ -304,6 +389,8 @@ struct DryAir {
     out[f_theta] = potential_temperature(w.T, w.p);
     out[f_p] = w.p;
     out[f_T] = w.T;
+    if constexpr (K > 0)
+      for (int k = 0; k < K; ++k) out[f_tracer + k] = w.c[k];
   }
 };
 

@@ -13,5 +13,10 @@ struct Vec {
   KOKKOS_INLINE_FUNCTION Real& operator[](int i) { return v[i]; }
   KOKKOS_INLINE_FUNCTION const Real& operator[](int i) const { return v[i]; }
 };
+/// The empty vector (no tracers' gradients, ...): never indexed.
+template <>
+struct Vec<0> {
+  KOKKOS_INLINE_FUNCTION Real operator[](int) const { return 0; }
+};
 
 }  // namespace squall::physics

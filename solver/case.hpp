@@ -27,9 +27,9 @@ struct HostSolution {
   std::array<double, 3> element_size{};     ///< h_x, h_y, h_z [m]
   double domain_volume = 0;                 ///< [m^3]
   /// The conservative state of node n of element e.
-  dg::Cons state(std::size_t e, std::size_t n) const {
-    dg::Cons s;
-    for (int v = 0; v < dg::nvar; ++v) s[v] = q(e, v, n);
+  dg::Equations::Cons state(std::size_t e, std::size_t n) const {
+    dg::Equations::Cons s;
+    for (int v = 0; v < dg::Equations::nvar; ++v) s[v] = q(e, v, n);
     return s;
   }
 };
@@ -52,6 +52,9 @@ class Case {
   /// geopotential) at the nodes with coordinates x.
   virtual void initialize(const dg::CoordView& x, const dg::StateView& q,
                           const dg::AuxView& aux) const = 0;
+  /// Fills the tracer densities rho c_k (state variables dg::Equations::nvar .. dg::Equations::nvar + tracers)
+  /// after initialize(); by default every tracer starts at zero.
+  virtual void initialize_tracers(const dg::CoordView& x, const dg::StateView& q, int tracers) const;
   virtual bool has_exact_solution() const { return false; }
   /// The exact conservative state at time t (only where has_exact_solution()).
   virtual void exact_solution(Real /*t*/, const dg::CoordView& /*x*/,

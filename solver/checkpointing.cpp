@@ -21,14 +21,21 @@ io::CheckpointBlock block_of(const mesh::LocalMesh& mesh, const HostSolution& ho
 }
 
 /// Attribute names of the ledger: initial_<quantity>, boundary_<quantity> for each
-/// conserved quantity (initial_mass, boundary_mass, initial_energy, boundary_energy).
-std::vector<std::string> ledger_names() {
+/// conserved quantity (initial_mass, boundary_mass, initial_energy, boundary_energy,
+/// initial_<tracer>_mass, ...).
+std::vector<std::string> ledger_names(const physics::VariableInfo& info) {
   std::vector<std::string> names;
-  for (const char* quantity : dg::Equations::budget_names) {
-    names.push_back(std::string("initial_") + quantity);
-    names.push_back(std::string("boundary_") + quantity);
+  for (const auto& quantity : info.budget_names) {
+    names.push_back("initial_" + quantity);
+    names.push_back("boundary_" + quantity);
   }
   return names;
+}
+
+std::string variables_of(const physics::VariableInfo& info) {
+  std::string out;
+  for (const auto& f : info.conservative) out += (out.empty() ? "" : ",") + f.name;
+  return out;
 }
 
 std::array<double, 6> domain_of(const Config& c) {
@@ -39,19 +46,21 @@ std::array<double, 6> domain_of(const Config& c) {
 }  // namespace
 
 std::string save_checkpoint(const std::string& dir, MPI_Comm comm, const Config& config, const std::string& case_name,
-                            const mesh::LocalMesh& mesh, const HostSolution& host, const RunState& state) {
+                            const mesh::LocalMesh& mesh, const physics::VariableInfo& info,
+                            const HostSolution& host, const RunState& state) {
   io::CheckpointMeta m;
   m.time = state.t;
   m.step = state.step;
   m.output_count = state.output_count;
   m.dt = state.dt;
-  const auto names = ledger_names();
-  for (int c = 0; c < dg::Equations::nconserved; ++c) {
+  const auto names = ledger_names(info);
+  for (std::size_t c = 0; c < info.budget_names.size(); ++c) {
     m.ledger.emplace_back(names[2 * c], state.initial[c]);
     m.ledger.emplace_back(names[2 * c + 1], state.boundary_inflow[c]);
   }
   m.max_diffusivity = state.max_diffusivity;
   m.case_name = case_name;
+  m.variables = variables_of(info);
   m.version = version;
   m.config_text = config.text;
   m.checksum = state_checksum(host, comm);
@@ -68,8 +77,8 @@ std::string save_checkpoint(const std::string& dir, MPI_Comm comm, const Config&
 }
 
 RunState load_checkpoint(const std::string& path, MPI_Comm comm, const Config& config, const std::string& case_name,
-                         const mesh::LocalMesh& mesh, HostSolution& host) {
-  const io::CheckpointMeta m = io::read_checkpoint_meta(path, comm, ledger_names());
+                         const mesh::LocalMesh& mesh, const physics::VariableInfo& info, HostSolution& host) {
+  const io::CheckpointMeta m = io::read_checkpoint_meta(path, comm, ledger_names(info), variables_of(info));
   const auto refuse = [&](const std::string& why) {
     throw InputError("refusing checkpoint '" + path + "': " + why);
   };
@@ -91,7 +100,9 @@ RunState load_checkpoint(const std::string& path, MPI_Comm comm, const Config& c
   s.step = m.step;
   s.output_count = m.output_count;
   s.dt = m.dt;
-  for (int c = 0; c < dg::Equations::nconserved; ++c) {
+  s.initial.assign(info.budget_names.size(), 0.0);
+  s.boundary_inflow.assign(info.budget_names.size(), 0.0);
+  for (std::size_t c = 0; c < info.budget_names.size(); ++c) {
     s.initial[c] = m.ledger[2 * c].second;
     s.boundary_inflow[c] = m.ledger[2 * c + 1].second;
   }

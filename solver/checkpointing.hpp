@@ -3,13 +3,13 @@
 /// the file, and the checks a restart makes before it trusts a file.
 #include <mpi.h>
 
-#include <array>
 #include <string>
+#include <vector>
 
 #include "core/config.hpp"
 #include "mesh/local_mesh.hpp"
+#include "physics/dry_air.hpp"
 #include "solver/case.hpp"
-#include "solver/dg_layout.hpp"
 
 namespace squall {
 
@@ -19,23 +19,24 @@ struct RunState {
   long step = 0;
   long output_count = 0;  ///< interval outputs written so far
   double dt = 0;
-  /// Per conserved quantity of the equation set (dg::Equations::conserved): its integral
-  /// at t = 0, and what entered through the walls since (time integral of the boundary
-  /// rates, with the integrator's weights).
-  std::array<double, dg::Equations::nconserved> initial{}, boundary_inflow{};
+  /// Per conserved quantity of the equation set (mass, energy, tracer masses): its
+  /// integral at t = 0, and what entered through the walls since (time integral of the
+  /// boundary rates, with the integrator's weights).
+  std::vector<double> initial, boundary_inflow;
   double max_diffusivity = 0;  ///< largest nu + nu_t of the last stage, for the next dt
 };
 
 /// Writes host.q as checkpoint_<step>.h5 in `dir` and keeps the newest
 /// output.checkpoint_keep. Collective. Returns the path.
 std::string save_checkpoint(const std::string& dir, MPI_Comm comm, const Config& config, const std::string& case_name,
-                            const mesh::LocalMesh& mesh, const HostSolution& host, const RunState& state);
+                            const mesh::LocalMesh& mesh, const physics::VariableInfo& info,
+                            const HostSolution& host, const RunState& state);
 
 /// Reads `path` into host.q after checking it belongs to this configuration (case, order,
 /// mesh, domain, periodicity) and that the data match their checksum. Collective;
 /// InputError (exit status 2) when the file is refused.
 RunState load_checkpoint(const std::string& path, MPI_Comm comm, const Config& config, const std::string& case_name,
-                         const mesh::LocalMesh& mesh, HostSolution& host);
+                         const mesh::LocalMesh& mesh, const physics::VariableInfo& info, HostSolution& host);
 
 /// A run that starts at `start_step`, from the checkpoint `restart_path` or ("") from its
 /// initial state, moves the checkpoints in `dir` with a later step (all of them for a

@@ -12,11 +12,11 @@
 
 namespace squall::dg {
 
-/// The equation set the solver is built for: the number, names and meaning of the
-/// variables of every state array come from it, and nowhere else.
-using Equations = physics::DryAir;
-using Cons = Equations::Cons;
-inline constexpr int nvar = Equations::nvar;
+/// The dry equation set (no tracers). The solver is a template of its equation set Eq:
+/// the number, names and meaning of the variables of every state array come from Eq
+/// and nowhere else. Code that reads only the dry variables (case diagnostics) may use
+/// this one: the dry variables come first in every equation set.
+using Equations = physics::DryAir<0>;
 
 using StateView = DeviceView<Real***>;  ///< (element, variable, node)
 using AuxView = DeviceView<Real***>;    ///< (element, aux variable, node): rho_ref, p_ref, phi
@@ -52,10 +52,11 @@ struct Layout {
   }
 };
 
-/// Reads the conservative state of node n of element e.
-KOKKOS_INLINE_FUNCTION Cons load(const StateView& q, int e, int n) {
-  Cons s;
-  for (int v = 0; v < nvar; ++v) s[v] = q(e, v, n);
+/// Reads the conservative state (of equation set Eq) of node n of element e.
+template <class Eq = Equations>
+KOKKOS_INLINE_FUNCTION typename Eq::Cons load(const StateView& q, int e, int n) {
+  typename Eq::Cons s;
+  for (int v = 0; v < Eq::nvar; ++v) s[v] = q(e, v, n);
   return s;
 }
 

@@ -1,6 +1,6 @@
 #pragma once
-/// The DGSEM right-hand side of the equation set dg::Equations (the compressible
-/// Navier-Stokes equations with gravity) on the brick: strong form, collocated LGL
+/// The DGSEM right-hand side of an equation set Eq (physics::DryAir<K>: the
+/// compressible Navier-Stokes equations with gravity and K passive tracers) on the brick: strong form, collocated LGL
 /// quadrature, Rusanov surface flux, split-form volume integral as an option, BR1
 /// viscous terms (solver/dg_viscous_impl.hpp), walls as boundary-condition types
 /// (physics/boundary_conditions.hpp), sources as source types (physics/sources.hpp)
@@ -29,16 +29,23 @@ namespace squall::dg {
 
 enum class Closure { constant, smagorinsky, vreman };
 
-template <int N, class ClosureModel>
+template <int N, class Eq, class ClosureModel>
 struct NodeViscousFlux;
 
-/// Component v (Equations::first_viscous..nvar-1) of F_v,d, d normal to element face lf, at face node m: what the
+/// Stored components of the viscous flux: those from Eq::first_viscous on (the density
+/// has none), and the index of component v of F_v,d in the viscous flux array.
+template <class Eq>
+KOKKOS_INLINE_FUNCTION constexpr int vflux_index(int d, int v) {
+  return d * Eq::nvflux + v - Eq::first_viscous;
+}
+
+/// Component v (Eq::first_viscous..Eq::nvar-1) of F_v,d, d normal to element face lf, at face node m: what the
 /// viscous face kernels read. The element layout stores only these traces, face by face
 /// (contiguous for the face kernels); the node layout reads them from its F_v at every node.
-template <int N>
+template <int N, class Eq>
 struct ViscousTraces {
   DeviceView<Real****> faces;  ///< (element, face, v - 1, face node), or empty
-  DeviceView<Real***> volume;  ///< (element, vflux_index(d, v), node), when faces is empty
+  DeviceView<Real***> volume;  ///< (element, vflux_index<Eq>(d, v), node), when faces is empty
   bool by_face;
   KOKKOS_INLINE_FUNCTION Real operator()(int e, int lf, int v, int m) const;
 };
@@ -77,15 +84,10 @@ KOKKOS_INLINE_FUNCTION Real derivative_at(const Basis<N>& b, const View& f, int 
   return sum;
 }
 
-/// Stored components of the viscous flux: those from Equations::first_viscous on (the
-/// density has none), and the index of component v of F_v,d in the viscous flux array.
-inline constexpr int nvflux = Equations::nvflux;
-inline constexpr int first_viscous = Equations::first_viscous;
-KOKKOS_INLINE_FUNCTION constexpr int vflux_index(int d, int v) { return d * nvflux + v - first_viscous; }
 
 /// Runtime choices of the operator, made once.
 struct OperatorOptions {
-  Equations equations{};    ///< the equation set and its gas constants
+  physics::GasParameters gas{};  ///< the equation set's gas constants
   Real gravity = 0;         ///< [m s^-2] scales the buoyancy source (0: off)
   bool split_form = true;   ///< Kennedy-Gruber flux differencing instead of the standard volume term
   KernelLayout kernel_layout = host_backend ? KernelLayout::elements : KernelLayout::nodes;
@@ -94,6 +96,8 @@ struct OperatorOptions {
   Closure closure = Closure::constant;  ///< subgrid model (needs viscous phases: see viscous())
   Real smagorinsky_cs = 0.17;           ///< C_s (Vreman: c = 2.5 C_s^2)
   Real turbulent_prandtl = 1.0 / 3.0;   ///< nu_t / kappa_t
+  Real schmidt = 1.0;                   ///< tracers: nu / D
+  Real turbulent_schmidt = 1.0 / 3.0;   ///< tracers: nu_t / D_t
   bool theta_diffusion = true;          ///< heat flux down grad theta (else grad T)
   bool sponge = false;                  ///< Rayleigh damping near the top
   physics::Sponge sponge_layer{};
@@ -102,10 +106,14 @@ struct OperatorOptions {
   bool viscous() const { return viscosity > 0 || closure != Closure::constant; }
 };
 
-template <int N>
+template <int N, class Eq>
 class DgOperator {
  public:
   using L = Layout<N>;
+  using Cons = typename Eq::Cons;
+  static constexpr int nvar = Eq::nvar;
+  static constexpr int nvflux = Eq::nvflux;
+  static constexpr int first_viscous = Eq::first_viscous;
 
   /// `aux` holds the reference state and geopotential of every node.
   DgOperator(const mesh::LocalMesh& mesh, const Basis<N>& basis, const Geometry& geometry,
@@ -119,16 +127,20 @@ class DgOperator {
   /// dq = rhs(t, q). Collective (halo exchange).
   void operator()(Real t, const FlatView& q, const FlatView& dq);
 
-  /// Rates at which the conserved quantities (Equations::conserved: mass, energy) enter
+  /// Rates at which the conserved quantities (Eq::conserved: mass, energy, tracers) enter
   /// through the walls in the last call [kg/s, J/s], summed over ranks exactly. The time
   /// integrator integrates them with the state's weights, for the budgets.
   const double* boundary_rates_of_last_call() const { return boundary_rates_; }
 
-  /// Largest total diffusivity max(nu + nu_t, kappa + kappa_t) [m^2 s^-1] over this
+  /// Largest total diffusivity max(nu + nu_t, kappa + kappa_t, D + D_t) [m^2 s^-1] over this
   /// rank's nodes in the last call (subgrid models included), for the explicit
   /// diffusion limit of the time step; before the first call, and without viscous
   /// terms, the molecular one. Not reduced over ranks.
   Real max_diffusivity() const { return max_diffusivity_; }
+  /// max(nu, kappa, D): D only with tracers.
+  Real max_molecular_diffusivity() const {
+    return std::max(viscosity_, Eq::ntracers > 0 ? std::max(diffusivity_, tracer_diffusivity_) : diffusivity_);
+  }
   /// Whether operator() has run since construction.
   bool evaluated() const { return evaluated_; }
 
@@ -160,26 +172,26 @@ class DgOperator {
   template <class F>
   void with_closure(const F& f) const;
   template <class ClosureModel>
-  NodeViscousFlux<N, ClosureModel> node_viscous_flux(const StateView& q, const ClosureModel& closure) const;
+  NodeViscousFlux<N, Eq, ClosureModel> node_viscous_flux(const StateView& q, const ClosureModel& closure) const;
   template <class ClosureModel>
   void lift_and_viscous_flux(const StateView& q, const ClosureModel& closure);
-  ViscousTraces<N> viscous_traces() const { return {vtrace_, vflux_, kernel_layout_ == KernelLayout::elements}; }
+  ViscousTraces<N, Eq> viscous_traces() const { return {vtrace_, vflux_, kernel_layout_ == KernelLayout::elements}; }
   template <class ClosureModel>
   Real lift_viscous_volume(const StateView& q, const StateView& dq, const ClosureModel& closure,
                            const DeviceView<int*>& list);
 
  private:
   int elements_;
-  Equations eq_;
+  Eq eq_;
   Basis<N> basis_;
   Real two_over_h_[3];
   Real gravity_;
   bool split_form_;
   KernelLayout kernel_layout_;
-  Real viscosity_, diffusivity_;
+  Real viscosity_, diffusivity_, tracer_diffusivity_;
   bool viscous_;
   Closure closure_;
-  Real cs_, prandtl_t_;
+  Real cs_, prandtl_t_, schmidt_t_;
   Real delta_volume_;  ///< element volume, for the filter width
   bool sponge_;
   bool theta_diffusion_;
@@ -187,7 +199,7 @@ class DgOperator {
   physics::Sponge sponge_layer_;
   physics::Walls walls_;
   bool walls_anywhere_ = false;  ///< some direction is not periodic
-  double boundary_rates_[Equations::nconserved] = {};
+  double boundary_rates_[Eq::nconserved] = {};
   Real max_diffusivity_ = 0;
   bool evaluated_ = false;
   MPI_Comm comm_;
@@ -196,20 +208,20 @@ class DgOperator {
   DeviceView<int* [3]> interior_;  ///< (element_minus, element_plus, direction)
   DeviceView<int* [2]> boundary_;  ///< (element, local face), grouped by wall
   int wall_begin_[7] = {};         ///< wall w's faces are boundary_(wall_begin_[w] .. wall_begin_[w + 1])
-  DeviceView<Real***> wall_flux_;  ///< F* - F_v* of the conserved quantities (face, Equations::conserved index, face node)
+  DeviceView<Real***> wall_flux_;  ///< F* - F_v* of the conserved quantities (face, conserved index, face node)
   DeviceView<Real**> wall_rates_;  ///< their face integrals (face, conserved index)
   DeviceView<int* [3]> mpi_;       ///< (element, local face, 1 if this side is minus)
   DeviceView<Real***> flux_;       ///< standard form: F_d(q) at every node (element, d * nvar + v, node)
-  DeviceView<Real***> points_;     ///< split form: the split point of each node (Equations::split_values)
+  DeviceView<Real***> points_;     ///< split form: the split point of each node (Eq::split_values)
   DeviceView<Real****> surface_;   ///< F* - F(q) per element face: (element, face, v, face node)
   std::unique_ptr<mesh::HaloExchange> halo_;
   // Viscous work arrays.
-  DeviceView<Real***> gvars_;          ///< gradient variables (Equations::gradient_variables) per node: (element, var, node)
+  DeviceView<Real***> gvars_;          ///< gradient variables (Eq::gradient_variables) per node: (element, var, node)
   DeviceView<Real****> grad_surface_;  ///< g* - g per element face: (element, face, var, face node)
   DeviceView<int* [6]> neighbors_;   ///< element layout: element across each interior face, else -1
   DeviceView<int*> halo_elements_;   ///< elements with an MPI face (element layout: lifted first)
   DeviceView<int*> inner_elements_;  ///< the others
-  DeviceView<Real***> vflux_;          ///< node layout: F_v,d per node (element, vflux_index(d, v), node)
+  DeviceView<Real***> vflux_;          ///< node layout: F_v,d per node (element, vflux_index<Eq>(d, v), node)
   DeviceView<Real****> vtrace_;        ///< element layout: F_v,d on the faces normal to d (element, face, v - 1, face node)
   std::unique_ptr<mesh::HaloExchange> viscous_halo_;  ///< F_v traces on MPI faces
   Timers& timers_;

@@ -1,5 +1,5 @@
 #pragma once
-// Implementation of DgOperator<N> (included from dg_operator.hpp).
+// Implementation of DgOperator<N, Eq> (included from dg_operator.hpp).
 #include <algorithm>
 #include <vector>
 
@@ -11,56 +11,60 @@ namespace squall::dg {
 
 /// F_d(q) of node n of element e, with the node's own reference state: the flux a face
 /// kernel subtracts from F* on its side (the same arithmetic as the volume flux).
-KOKKOS_INLINE_FUNCTION Cons own_flux(const Equations& eq, const StateView& q, const AuxView& aux, int e, int n,
-                                     int d) {
-  const Cons s = load(q, e, n);
+template <class Eq>
+KOKKOS_INLINE_FUNCTION typename Eq::Cons own_flux(const Eq& eq, const StateView& q, const AuxView& aux, int e, int n,
+                                                  int d) {
+  const typename Eq::Cons s = load<Eq>(q, e, n);
   const physics::Aux a = load_aux(aux, e, n);
   return eq.flux(s, eq.primitive(s, a.phi), a.p_ref, d);
 }
 
 /// The variables whose gradients BR1 lifts, of node n of element e, into g (when the
 /// viscous phases need them: g is empty otherwise).
-KOKKOS_INLINE_FUNCTION void store_gradient_variables(const Equations& eq, const DeviceView<Real***>& g, int e,
-                                                     int n, const physics::Prim& w, bool theta) {
+template <class Eq>
+KOKKOS_INLINE_FUNCTION void store_gradient_variables(const Eq& eq, const DeviceView<Real***>& g, int e, int n,
+                                                     const typename Eq::Prim& w, bool theta) {
   if (g.extent(0) == 0) return;
-  const Equations::Grad v = eq.gradient_variables(w, theta);
-  for (int k = 0; k < Equations::ngrad; ++k) g(e, k, n) = v[k];
+  const typename Eq::Grad v = eq.gradient_variables(w, theta);
+  for (int k = 0; k < Eq::ngrad; ++k) g(e, k, n) = v[k];
 }
 
 /// The Rusanov surface terms F* - F of both sides of the interior face normal to D
 /// between elements em (minus) and ep (plus), at face node m. The minus side's own flux
 /// comes with F* (same reference state); the plus side's is formed with its own node's
 /// reference state.
-template <int D, int N>
-KOKKOS_INLINE_FUNCTION void interior_face_node(const Equations& eq, const StateView& q, const AuxView& aux,
+template <int D, int N, class Eq>
+KOKKOS_INLINE_FUNCTION void interior_face_node(const Eq& eq, const StateView& q, const AuxView& aux,
                                                const DeviceView<Real****>& S, int em, int ep, int m) {
   using L = Layout<N>;
   const int nm = L::volume_node_of(m, 2 * D + 1), np = L::volume_node_of(m, 2 * D);
-  const physics::RusanovFlux<Equations> r =
-      physics::rusanov_with_sides(eq, load(q, em, nm), load(q, ep, np), load_aux(aux, em, nm), D);
-  const Cons fp = own_flux(eq, q, aux, ep, np, D);
-  for (int v = 0; v < nvar; ++v) {
+  const physics::RusanovFlux<Eq> r =
+      physics::rusanov_with_sides(eq, load<Eq>(q, em, nm), load<Eq>(q, ep, np), load_aux(aux, em, nm), D);
+  const typename Eq::Cons fp = own_flux(eq, q, aux, ep, np, D);
+  for (int v = 0; v < Eq::nvar; ++v) {
     S(em, 2 * D + 1, v, m) = r.star[v] - r.minus[v];
     S(ep, 2 * D, v, m) = r.star[v] - fp[v];
   }
 }
 
-template <int N>
-DgOperator<N>::DgOperator(const mesh::LocalMesh& mesh, const Basis<N>& basis,
+template <int N, class Eq>
+DgOperator<N, Eq>::DgOperator(const mesh::LocalMesh& mesh, const Basis<N>& basis,
                           const Geometry& geometry, AuxView aux, const OperatorOptions& options,
                           MPI_Comm comm, Timers& timers)
     : elements_(mesh.element_count()),
-      eq_(options.equations),
+      eq_{options.gas},
       basis_(basis),
       gravity_(options.gravity),
       split_form_(options.split_form),
       kernel_layout_(options.kernel_layout),
       viscosity_(options.viscosity),
       diffusivity_(options.viscosity / options.prandtl),
+      tracer_diffusivity_(options.viscosity / options.schmidt),
       viscous_(options.viscous()),
       closure_(options.closure),
       cs_(options.smagorinsky_cs),
       prandtl_t_(options.turbulent_prandtl),
+      schmidt_t_(options.turbulent_schmidt),
       delta_volume_(geometry.h[0] * geometry.h[1] * geometry.h[2]),
       sponge_(options.sponge),
       theta_diffusion_(options.theta_diffusion),
@@ -72,7 +76,7 @@ DgOperator<N>::DgOperator(const mesh::LocalMesh& mesh, const Basis<N>& basis,
       timers_(timers) {
   for (int d = 0; d < 3; ++d) two_over_h_[d] = 2 / geometry.h[d];
   for (int d = 0; d < 3; ++d) walls_anywhere_ |= !mesh.brick().periodic()[d];
-  max_diffusivity_ = viscous_ ? std::max(viscosity_, diffusivity_) : 0;
+  max_diffusivity_ = viscous_ ? max_molecular_diffusivity() : 0;
   theta_gradient_ = theta_diffusion_ || (closure_ == Closure::smagorinsky && gravity_ != 0);
 
   const int ni = static_cast<int>(mesh.interior_faces().size());
@@ -122,13 +126,13 @@ DgOperator<N>::DgOperator(const mesh::LocalMesh& mesh, const Basis<N>& basis,
   if (!split_form_) flux_ = DeviceView<Real***>("dg::volume_flux", elements_, 3 * nvar, L::nodes);
   surface_ = DeviceView<Real****>("dg::surface", elements_, 6, nvar, L::face_nodes);
   if (split_form_ && kernel_layout_ == KernelLayout::nodes)
-    points_ = DeviceView<Real***>("dg::split_points", elements_, Equations::nsplit, L::nodes);
-  wall_flux_ = DeviceView<Real***>("dg::wall_flux", nb, Equations::nconserved, L::face_nodes);
-  wall_rates_ = DeviceView<Real**>("dg::wall_rates", nb, Equations::nconserved);
+    points_ = DeviceView<Real***>("dg::split_points", elements_, Eq::nsplit, L::nodes);
+  wall_flux_ = DeviceView<Real***>("dg::wall_flux", nb, Eq::nconserved, L::face_nodes);
+  wall_rates_ = DeviceView<Real**>("dg::wall_rates", nb, Eq::nconserved);
   halo_ = std::make_unique<mesh::HaloExchange>(mesh, nvar * L::face_nodes, comm);
   if (viscous_) {
-    gvars_ = DeviceView<Real***>("dg::gradient_variables", elements_, Equations::ngrad, L::nodes);
-    grad_surface_ = DeviceView<Real****>("dg::gradient_surface", elements_, 6, Equations::ngrad, L::face_nodes);
+    gvars_ = DeviceView<Real***>("dg::gradient_variables", elements_, Eq::ngrad, L::nodes);
+    grad_surface_ = DeviceView<Real****>("dg::gradient_surface", elements_, 6, Eq::ngrad, L::face_nodes);
     if (kernel_layout_ == KernelLayout::elements)
       vtrace_ = DeviceView<Real****>("dg::viscous_flux_traces", elements_, 6, nvflux, L::face_nodes);
     else
@@ -161,8 +165,8 @@ DgOperator<N>::DgOperator(const mesh::LocalMesh& mesh, const Basis<N>& basis,
   }
 }
 
-template <int N>
-void DgOperator<N>::operator()(Real t, const FlatView& q_flat, const FlatView& dq_flat) {
+template <int N, class Eq>
+void DgOperator<N, Eq>::operator()(Real t, const FlatView& q_flat, const FlatView& dq_flat) {
   const StateView q = state_view(q_flat), dq = state_view(dq_flat);
   // 1. Start the halo exchange: this rank's traces on MPI faces go out.
   start_halo_exchange(q);
@@ -199,8 +203,8 @@ void DgOperator<N>::operator()(Real t, const FlatView& q_flat, const FlatView& d
   evaluated_ = true;
 }
 
-template <int N>
-void DgOperator<N>::start_halo_exchange(const StateView& q) {
+template <int N, class Eq>
+void DgOperator<N, Eq>::start_halo_exchange(const StateView& q) {
   ScopedTimer timer(timers_, "halo_start");
   const auto send = halo_->send_buffer();
   const auto faces = mpi_;
@@ -212,8 +216,8 @@ void DgOperator<N>::start_halo_exchange(const StateView& q) {
   halo_->start();
 }
 
-template <int N>
-void DgOperator<N>::volume_integral(const StateView& q, const StateView& dq) {
+template <int N, class Eq>
+void DgOperator<N, Eq>::volume_integral(const StateView& q, const StateView& dq) {
   ScopedTimer timer(timers_, "volume");
   if (split_form_ && kernel_layout_ == KernelLayout::elements) {
     volume_integral_split_lines(q, dq);
@@ -224,13 +228,13 @@ void DgOperator<N>::volume_integral(const StateView& q, const StateView& dq) {
   const auto g = gvars_;
   const bool theta = theta_gradient_;
   const auto aux = aux_;
-  const Equations eq = eq_;
+  const Eq eq = eq_;
   // Everything the later phases need of each node's primitive state, in one pass:
   // fluxes (standard form), split-form points, and the variables whose gradients BR1 lifts.
   parallel_for("dg::volume_flux", elements_, L::nodes, KOKKOS_LAMBDA(const int e, const int n) {
-    const Cons s = load(q, e, n);
+    const Cons s = load<Eq>(q, e, n);
     const physics::Aux a = load_aux(aux, e, n);
-    const physics::Prim w = eq.primitive(s, a.phi);
+    const typename Eq::Prim w = eq.primitive(s, a.phi);
     store_gradient_variables(eq, g, e, n, w, theta);
     if (F.extent(0) > 0) {
       for (int d = 0; d < 3; ++d) {
@@ -239,9 +243,9 @@ void DgOperator<N>::volume_integral(const StateView& q, const StateView& dq) {
       }
     }
     if (P.extent(0) > 0) {
-      Real values[Equations::nsplit];
-      Equations::split_values(eq.split_point(s, w, a.p_ref), values);
-      for (int v = 0; v < Equations::nsplit; ++v) P(e, v, n) = values[v];
+      Real values[Eq::nsplit];
+      Eq::split_values(eq.split_point(s, w, a.p_ref), values);
+      for (int v = 0; v < Eq::nsplit; ++v) P(e, v, n) = values[v];
     }
   });
   if (split_form_) {
@@ -263,22 +267,22 @@ void DgOperator<N>::volume_integral(const StateView& q, const StateView& dq) {
 /// The flux-differencing terms of node `here` along the compile-time direction D:
 /// sum += sum_m 2 scale D_im F#_D(here, node first + m stride) (a compile-time direction
 /// keeps the flux's components in registers).
-template <int D, int N, class Points>
-KOKKOS_INLINE_FUNCTION void add_split_terms(const Equations& eq, const Basis<N>& b, const Points& P, int e, int first,
-                                            int stride, int i, Real scale, const physics::SplitPoint& here,
-                                            Cons& sum) {
+template <int D, int N, class Eq, class Points>
+KOKKOS_INLINE_FUNCTION void add_split_terms(const Eq& eq, const Basis<N>& b, const Points& P, int e, int first,
+                                            int stride, int i, Real scale, const typename Eq::SplitPoint& here,
+                                            typename Eq::Cons& sum) {
   for (int m = 0; m < N + 1; ++m) {
     const int node = first + m * stride;
-    const physics::SplitPoint there = Equations::split_from([&](int v) { return P(e, v, node); });
-    const Cons f = eq.two_point_flux(here, there, D);
+    const typename Eq::SplitPoint there = Eq::split_from([&](int v) { return P(e, v, node); });
+    const typename Eq::Cons f = eq.two_point_flux(here, there, D);
     const Real weight = 2 * scale * b.D[i][m];
-    for (int v = 0; v < nvar; ++v) sum[v] += weight * f[v];
+    for (int v = 0; v < Eq::nvar; ++v) sum[v] += weight * f[v];
   }
 }
 
 /// The split-form points of one element, variable by variable, and a node index order in
 /// which the lines along one direction run side by side: value(v, a, t) is split value v
-/// (Equations::split_values) of node a along the line t.
+/// (Eq::split_values) of node a along the line t.
 template <int N, int Vars>
 using LineMajor = Real[Vars][N + 1][(N + 1) * (N + 1)];
 
@@ -291,27 +295,28 @@ using LineMajor = Real[Vars][N + 1][(N + 1) * (N + 1)];
 /// the other index, as the pairs are visited (a' outer, m' >= a' inner). The innermost
 /// loop runs over the lines, whose values are contiguous: it vectorises without changing
 /// any node's arithmetic.
-template <int D, int N>
-KOKKOS_INLINE_FUNCTION void add_split_lines(const Equations& eq, const Real (&weight)[N + 1][N + 1],
-                                            const LineMajor<N, Equations::nsplit>& P, LineMajor<N, nvar>& acc) {
-  constexpr int n1 = N + 1, lines = n1 * n1;
+template <int D, int N, class Eq>
+KOKKOS_INLINE_FUNCTION void add_split_lines(const Eq& eq, const Real (&weight)[N + 1][N + 1],
+                                            const LineMajor<N, Eq::nsplit>& P, LineMajor<N, Eq::nvar>& acc) {
+  constexpr int n1 = N + 1, lines = n1 * n1, nv = Eq::nvar;
+  using Cons = typename Eq::Cons;
   const auto flux = [&](int a, int m, int t) {
-    const physics::SplitPoint pa = Equations::split_from([&](int v) { return P[v][a][t]; });
-    const physics::SplitPoint pm = Equations::split_from([&](int v) { return P[v][m][t]; });
+    const typename Eq::SplitPoint pa = Eq::split_from([&](int v) { return P[v][a][t]; });
+    const typename Eq::SplitPoint pm = Eq::split_from([&](int v) { return P[v][m][t]; });
     return eq.two_point_flux(pa, pm, D);
   };
   for (int a = 0; a < n1; ++a) {
     const Real waa = weight[a][a];
     for (int t = 0; t < lines; ++t) {  // the pair (a, a)
       const Cons f = flux(a, a, t);
-      for (int v = 0; v < nvar; ++v) acc[v][a][t] += waa * f[v];
+      for (int v = 0; v < nv; ++v) acc[v][a][t] += waa * f[v];
     }
     for (int m = a + 1; m < n1; ++m) {
       const Real wam = weight[a][m], wma = weight[m][a];
       for (int t = 0; t < lines; ++t) {
         const Cons f = flux(a, m, t);
-        for (int v = 0; v < nvar; ++v) acc[v][a][t] += wam * f[v];
-        for (int v = 0; v < nvar; ++v) acc[v][m][t] += wma * f[v];
+        for (int v = 0; v < nv; ++v) acc[v][a][t] += wam * f[v];
+        for (int v = 0; v < nv; ++v) acc[v][m][t] += wma * f[v];
       }
     }
   }
@@ -321,16 +326,16 @@ KOKKOS_INLINE_FUNCTION void add_split_lines(const Equations& eq, const Real (&we
 /// pass and the flux differencing in one kernel, the split-form points of the element
 /// kept in a local array (never stored), the gradient variables written for the viscous
 /// phases. The same bits as the pointwise pass followed by the per-node kernel (tested).
-template <int N>
-void DgOperator<N>::volume_integral_split_lines(const StateView& q, const StateView& dq) {
+template <int N, class Eq>
+void DgOperator<N, Eq>::volume_integral_split_lines(const StateView& q, const StateView& dq) {
   const auto g = gvars_;
   const bool theta = theta_gradient_;
   const auto aux = aux_;
-  const Equations eq = eq_;
+  const Eq eq = eq_;
   const Basis<N> b = basis_;
   const Real s0 = two_over_h_[0], s1 = two_over_h_[1], s2 = two_over_h_[2];
   parallel_for("dg::volume_integral_split_lines", elements_, KOKKOS_LAMBDA(const int e) {
-    constexpr int n1 = L::n1, lines = n1 * n1, ns = Equations::nsplit;
+    constexpr int n1 = L::n1, lines = n1 * n1, ns = Eq::nsplit;
     Real w0[n1][n1], w1[n1][n1], w2[n1][n1];  // 2 (2/h_d) D_am, as add_split_terms forms them
     for (int a = 0; a < n1; ++a)
       for (int m = 0; m < n1; ++m)
@@ -339,12 +344,12 @@ void DgOperator<N>::volume_integral_split_lines(const StateView& q, const StateV
     // order), y lines (a = j, t = i + n1 k) and x lines (a = i, t = j + n1 k).
     LineMajor<N, ns> pz, py, px;
     for (int n = 0; n < L::nodes; ++n) {
-      const Cons s = load(q, e, n);
+      const Cons s = load<Eq>(q, e, n);
       const physics::Aux a = load_aux(aux, e, n);
-      const physics::Prim w = eq.primitive(s, a.phi);
+      const typename Eq::Prim w = eq.primitive(s, a.phi);
       store_gradient_variables(eq, g, e, n, w, theta);
       Real values[ns];
-      Equations::split_values(eq.split_point(s, w, a.p_ref), values);
+      Eq::split_values(eq.split_point(s, w, a.p_ref), values);
       const int i = n % n1, j = (n / n1) % n1, k = n / lines;
       for (int v = 0; v < ns; ++v) {
         pz[v][k][i + n1 * j] = values[v];
@@ -379,16 +384,16 @@ void DgOperator<N>::volume_integral_split_lines(const StateView& q, const StateV
 /// differencing; Gassner, Winters & Kopriva 2016, eq. 3.20), surface terms as before.
 /// Node by node, each thread forming its node's fluxes from the stored points (devices,
 /// where a thread per node keeps loads coalesced; host backends use the line kernel).
-template <int N>
-void DgOperator<N>::volume_integral_split(const StateView& dq) {
+template <int N, class Eq>
+void DgOperator<N, Eq>::volume_integral_split(const StateView& dq) {
   const auto P = points_;
-  const Equations eq = eq_;
+  const Eq eq = eq_;
   const Basis<N> b = basis_;
   const Real s0 = two_over_h_[0], s1 = two_over_h_[1], s2 = two_over_h_[2];
   parallel_for_nodes<L::n1>("dg::volume_integral_split", elements_,
                            KOKKOS_LAMBDA(const int e, const int i, const int j, const int k) {
     const int n = L::node(i, j, k);
-    const physics::SplitPoint here = Equations::split_from([&](int v) { return P(e, v, n); });
+    const typename Eq::SplitPoint here = Eq::split_from([&](int v) { return P(e, v, n); });
     Cons sum{};
     add_split_terms<0>(eq, b, P, e, L::node(0, j, k), 1, i, s0, here, sum);
     add_split_terms<1>(eq, b, P, e, L::node(i, 0, k), L::n1, j, s1, here, sum);
@@ -397,13 +402,13 @@ void DgOperator<N>::volume_integral_split(const StateView& dq) {
   });
 }
 
-template <int N>
-void DgOperator<N>::interior_faces(const StateView& q) {
+template <int N, class Eq>
+void DgOperator<N, Eq>::interior_faces(const StateView& q) {
   ScopedTimer timer(timers_, "interior_faces");
   const auto faces = interior_;
   const auto S = surface_;
   const auto aux = aux_;
-  const Equations eq = eq_;
+  const Eq eq = eq_;
   parallel_for("dg::interior_faces", static_cast<int>(faces.extent(0)), L::face_nodes,
                KOKKOS_LAMBDA(const int f, const int m) {
                  const int em = faces(f, 0), ep = faces(f, 1), d = faces(f, 2);
@@ -422,51 +427,52 @@ void DgOperator<N>::interior_faces(const StateView& q) {
 /// (a neighbour's trace from the halo, or a wall's outer state): `minus` says whether
 /// this side is the face's minus side; `a` is this node's aux values, so this side's
 /// own flux comes with F*. Returns F*.
-KOKKOS_INLINE_FUNCTION Cons one_sided_face_node(const Equations& eq, const Cons& inner, const Cons& outer,
+template <class Eq, class Cons = typename Eq::Cons>
+KOKKOS_INLINE_FUNCTION Cons one_sided_face_node(const Eq& eq, const Cons& inner, const Cons& outer,
                                                 const physics::Aux& a, int d, bool minus,
                                                 const DeviceView<Real****>& S, int e, int lf, int m) {
-  const physics::RusanovFlux<Equations> r = minus ? physics::rusanov_with_sides(eq, inner, outer, a, d)
+  const physics::RusanovFlux<Eq> r = minus ? physics::rusanov_with_sides(eq, inner, outer, a, d)
                                                   : physics::rusanov_with_sides(eq, outer, inner, a, d);
   const Cons& own = minus ? r.minus : r.plus;
-  for (int v = 0; v < nvar; ++v) S(e, lf, v, m) = r.star[v] - own[v];
+  for (int v = 0; v < Eq::nvar; ++v) S(e, lf, v, m) = r.star[v] - own[v];
   return r.star;
 }
 
-template <int N>
-void DgOperator<N>::mpi_faces(const StateView& q) {
+template <int N, class Eq>
+void DgOperator<N, Eq>::mpi_faces(const StateView& q) {
   ScopedTimer timer(timers_, "mpi_faces");
   const auto faces = mpi_;
   const auto recv = halo_->recv_buffer();
   const auto S = surface_;
   const auto aux = aux_;
-  const Equations eq = eq_;
+  const Eq eq = eq_;
   parallel_for("dg::mpi_faces", static_cast<int>(faces.extent(0)), L::face_nodes,
                KOKKOS_LAMBDA(const int f, const int m) {
                  const int e = faces(f, 0), lf = faces(f, 1);
                  const int n = L::volume_node_of(m, lf);
                  Cons outer;
                  for (int v = 0; v < nvar; ++v) outer[v] = recv(f, v * L::face_nodes + m);
-                 one_sided_face_node(eq, load(q, e, n), outer, load_aux(aux, e, n), lf / 2, faces(f, 2), S, e, lf, m);
+                 one_sided_face_node(eq, load<Eq>(q, e, n), outer, load_aux(aux, e, n), lf / 2, faces(f, 2), S, e, lf, m);
                });
 }
 
-template <int N>
-void DgOperator<N>::boundary_faces(const StateView& q) {
+template <int N, class Eq>
+void DgOperator<N, Eq>::boundary_faces(const StateView& q) {
   ScopedTimer timer(timers_, "boundary_faces");
   for (int wall = 0; wall < 6; ++wall)
     if (wall_begin_[wall + 1] > wall_begin_[wall])
       physics::with_wall_condition(walls_, wall, [&](const auto& bc) { boundary_faces(q, wall, bc); });
 }
 
-template <int N>
+template <int N, class Eq>
 template <class Condition>
-void DgOperator<N>::boundary_faces(const StateView& q, int wall, const Condition& bc) {
+void DgOperator<N, Eq>::boundary_faces(const StateView& q, int wall, const Condition& bc) {
   const int first = wall_begin_[wall];
   const auto faces = boundary_;
   const auto S = surface_;
   const auto flux = wall_flux_;
   const auto aux = aux_;
-  const Equations eq = eq_;
+  const Eq eq = eq_;
   // The wall is the plus side of a high face and the minus side of a low one.
   const int d = wall / 2, lf = wall;
   const bool minus = wall % 2;
@@ -474,10 +480,10 @@ void DgOperator<N>::boundary_faces(const StateView& q, int wall, const Condition
                KOKKOS_LAMBDA(const int i, const int m) {
                  const int f = first + i, e = faces(f, 0);
                  const int n = L::volume_node_of(m, lf);
-                 const Cons inner = load(q, e, n);
+                 const Cons inner = load<Eq>(q, e, n);
                  const Cons star = one_sided_face_node(eq, inner, bc.outer_state(eq, inner, d), load_aux(aux, e, n), d,
                                                        minus, S, e, lf, m);
-                 for (int c = 0; c < Equations::nconserved; ++c) flux(f, c, m) = star[Equations::conserved[c]];
+                 for (int c = 0; c < Eq::nconserved; ++c) flux(f, c, m) = star[Eq::conserved(c)];
                });
 }
 
@@ -486,8 +492,8 @@ void DgOperator<N>::boundary_faces(const StateView& q, int wall, const Condition
 /// F* - F_v*, the same boundary term the discrete volume integrals see, so the ledger
 /// closes to round-off. Each face sums its nodes in a fixed order; the faces and ranks
 /// are summed exactly, so the rates do not depend on the partition.
-template <int N>
-void DgOperator<N>::boundary_rates() {
+template <int N, class Eq>
+void DgOperator<N, Eq>::boundary_rates() {
   if (!walls_anywhere_) return;  // a periodic box: nothing crosses a boundary
   const auto faces = boundary_;
   const auto flux = wall_flux_;
@@ -498,7 +504,7 @@ void DgOperator<N>::boundary_rates() {
   parallel_for("dg::wall_rates", nb, KOKKOS_LAMBDA(const int f) {
     const Real h[3] = {h0, h1, h2};
     const int lf = faces(f, 1), d = lf / 2;
-    for (int c = 0; c < Equations::nconserved; ++c) {
+    for (int c = 0; c < Eq::nconserved; ++c) {
       Real sum = 0;
       for (int m = 0; m < L::face_nodes; ++m) {
         const int n = L::volume_node_of(m, lf);
@@ -511,15 +517,15 @@ void DgOperator<N>::boundary_rates() {
     }
   });
   const auto host = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), rates);
-  std::vector<ExactSum> sums(Equations::nconserved);
+  std::vector<ExactSum> sums(Eq::nconserved);
   for (int f = 0; f < nb; ++f)
-    for (int c = 0; c < Equations::nconserved; ++c) sums[c].add(host(f, c));
+    for (int c = 0; c < Eq::nconserved; ++c) sums[c].add(host(f, c));
   allreduce(comm_, sums);
-  for (int c = 0; c < Equations::nconserved; ++c) boundary_rates_[c] = sums[c].value();
+  for (int c = 0; c < Eq::nconserved; ++c) boundary_rates_[c] = sums[c].value();
 }
 
-template <int N>
-void DgOperator<N>::surface_lift(const StateView& dq) {
+template <int N, class Eq>
+void DgOperator<N, Eq>::surface_lift(const StateView& dq) {
   ScopedTimer timer(timers_, "surface_lift");
   const auto S = surface_;
   // (2/h_d) / w_0 per direction; w_0 = w_N for LGL.
@@ -544,8 +550,8 @@ void DgOperator<N>::surface_lift(const StateView& dq) {
 
 /// dq += S(q, aux, x, t) at every node, for the source types the options switched on
 /// (physics/sources.hpp); one kernel instantiation per combination.
-template <int N>
-void DgOperator<N>::sources(Real t, const StateView& q, const StateView& dq) {
+template <int N, class Eq>
+void DgOperator<N, Eq>::sources(Real t, const StateView& q, const StateView& dq) {
   ScopedTimer timer(timers_, "sources");
   const physics::Buoyancy buoyancy{gravity_};
   const physics::RayleighSponge sponge{sponge_layer_};
@@ -562,16 +568,16 @@ void DgOperator<N>::sources(Real t, const StateView& q, const StateView& dq) {
     add_sources(t, q, dq, sponge);
 }
 
-template <int N>
+template <int N, class Eq>
 template <class Source>
-void DgOperator<N>::add_sources(Real t, const StateView& q, const StateView& dq, const Source& source) {
+void DgOperator<N, Eq>::add_sources(Real t, const StateView& q, const StateView& dq, const Source& source) {
   const auto x = x_;
   const auto aux = aux_;
-  const Equations eq = eq_;
+  const Eq eq = eq_;
   parallel_for("dg::sources", elements_, L::nodes, KOKKOS_LAMBDA(const int e, const int n) {
     const Real position[3] = {x(e, 0, n), x(e, 1, n), x(e, 2, n)};
-    Cons rate = load(dq, e, n);
-    source.add(eq, load(q, e, n), load_aux(aux, e, n), position, t, rate);
+    Cons rate = load<Eq>(dq, e, n);
+    source.add(eq, load<Eq>(q, e, n), load_aux(aux, e, n), position, t, rate);
     for (int v = 0; v < nvar; ++v) dq(e, v, n) = rate[v];
   });
 }

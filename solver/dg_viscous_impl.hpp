@@ -1,8 +1,8 @@
 #pragma once
-// Viscous phases of DgOperator<N>: the BR1 scheme of Bassi & Rebay (1997), J. Comput.
+// Viscous phases of DgOperator<N, Eq>: the BR1 scheme of Bassi & Rebay (1997), J. Comput.
 // Phys. 131, 267-279, with central fluxes for the lifted gradients and for the viscous
 // flux (Gassner, Winters, Hindenlang & Kopriva 2018, J. Sci. Comput. 77, 154-200).
-//   G_d = (2/h_d) [ D g + L_d (g* - g) ],  g = (u, v, w, T, theta),  g* = {g}
+//   G_d = (2/h_d) [ D g + L_d (g* - g) ],  g = (u, v, w, T, theta, c_k),  g* = {g}
 //   dq += (2/h_d) [ D F_v,d + L_d (F_v* - F_v) ],  F_v* = {F_v}
 // At walls g* and F_v* come from the wall's boundary-condition type
 // (physics/boundary_conditions.hpp; free-slip: F_v* = 0; no-slip: u* = 0, interior stress).
@@ -12,14 +12,14 @@
 
 namespace squall::dg {
 
-template <int N>
-KOKKOS_INLINE_FUNCTION Real ViscousTraces<N>::operator()(int e, int lf, int v, int m) const {
-  if (by_face) return faces(e, lf, v - first_viscous, m);
-  return volume(e, vflux_index(lf / 2, v), Layout<N>::volume_node_of(m, lf));
+template <int N, class Eq>
+KOKKOS_INLINE_FUNCTION Real ViscousTraces<N, Eq>::operator()(int e, int lf, int v, int m) const {
+  if (by_face) return faces(e, lf, v - Eq::first_viscous, m);
+  return volume(e, vflux_index<Eq>(lf / 2, v), Layout<N>::volume_node_of(m, lf));
 }
 
-template <int N>
-void DgOperator<N>::gradients_local() {
+template <int N, class Eq>
+void DgOperator<N, Eq>::gradients_local() {
   ScopedTimer timer(timers_, "gradients");
   const auto g = gvars_;  // filled by volume_integral, with the other pointwise values
   const auto SG = grad_surface_;
@@ -30,7 +30,7 @@ void DgOperator<N>::gradients_local() {
                KOKKOS_LAMBDA(const int f, const int m) {
                  const int em = faces(f, 0), ep = faces(f, 1), d = faces(f, 2);
                  const int nm = L::volume_node_of(m, 2 * d + 1), np = L::volume_node_of(m, 2 * d);
-                 for (int k = 0; k < Equations::ngrad; ++k) {
+                 for (int k = 0; k < Eq::ngrad; ++k) {
                    const Real half_jump = 0.5 * (g(ep, k, np) - g(em, k, nm));
                    SG(em, 2 * d + 1, k, m) = half_jump;   // {g} - g_minus
                    SG(ep, 2 * d, k, m) = -half_jump;      // {g} - g_plus
@@ -38,15 +38,15 @@ void DgOperator<N>::gradients_local() {
                });
 }
 
-template <int N>
-void DgOperator<N>::gradients_remote(const StateView& q) {
+template <int N, class Eq>
+void DgOperator<N, Eq>::gradients_remote(const StateView& q) {
   ScopedTimer timer(timers_, "gradients");
   const auto g = gvars_;
   const auto SG = grad_surface_;
   const auto aux = aux_;
   const auto mpi = mpi_;
   const bool theta = theta_gradient_;
-  const Equations eq = eq_;
+  const Eq eq = eq_;
   const auto recv = halo_->recv_buffer();
   parallel_for("dg::gradient_mpi_faces", static_cast<int>(mpi.extent(0)), L::face_nodes,
                KOKKOS_LAMBDA(const int f, const int m) {
@@ -54,8 +54,8 @@ void DgOperator<N>::gradients_remote(const StateView& q) {
                  const int n = L::volume_node_of(m, lf);
                  Cons outer;
                  for (int v = 0; v < nvar; ++v) outer[v] = recv(f, v * L::face_nodes + m);
-                 const Equations::Grad go = eq.gradient_variables(eq.primitive(outer, aux(e, Equations::a_phi, n)), theta);
-                 for (int k = 0; k < Equations::ngrad; ++k) SG(e, lf, k, m) = 0.5 * (go[k] - g(e, k, n));
+                 const typename Eq::Grad go = eq.gradient_variables(eq.primitive(outer, aux(e, Eq::a_phi, n)), theta);
+                 for (int k = 0; k < Eq::ngrad; ++k) SG(e, lf, k, m) = 0.5 * (go[k] - g(e, k, n));
                });
   for (int wall = 0; wall < 6; ++wall)
     if (wall_begin_[wall + 1] > wall_begin_[wall])
@@ -67,34 +67,34 @@ void DgOperator<N>::gradients_remote(const StateView& q) {
 }
 
 /// g* - g at the faces of one wall, from its boundary-condition type.
-template <int N>
+template <int N, class Eq>
 template <class Condition>
-void DgOperator<N>::gradient_wall_faces(const StateView& q, int wall, const Condition& bc) {
+void DgOperator<N, Eq>::gradient_wall_faces(const StateView& q, int wall, const Condition& bc) {
   const auto g = gvars_;
   const auto SG = grad_surface_;
   const auto aux = aux_;
   const auto faces = boundary_;
   const bool theta = theta_gradient_;
-  const Equations eq = eq_;
+  const Eq eq = eq_;
   const int first = wall_begin_[wall], lf = wall, d = wall / 2;
   parallel_for("dg::gradient_boundary_faces", wall_begin_[wall + 1] - first, L::face_nodes,
                KOKKOS_LAMBDA(const int i, const int m) {
                  const int e = faces(first + i, 0);
                  const int n = L::volume_node_of(m, lf);
-                 Equations::Grad inner;
-                 for (int k = 0; k < Equations::ngrad; ++k) inner[k] = g(e, k, n);
-                 const Real p = eq.primitive(load(q, e, n), aux(e, Equations::a_phi, n)).p;
-                 const Equations::Grad jump = bc.gradient_jump(eq, inner, p, d);
-                 for (int k = 0; k < Equations::ngrad; ++k) SG(e, lf, k, m) = jump[k];
-                 if (!theta) SG(e, lf, Equations::g_theta, m) = 0;
+                 typename Eq::Grad inner;
+                 for (int k = 0; k < Eq::ngrad; ++k) inner[k] = g(e, k, n);
+                 const Real p = eq.primitive(load<Eq>(q, e, n), aux(e, Eq::a_phi, n)).p;
+                 const typename Eq::Grad jump = bc.gradient_jump(eq, inner, p, d);
+                 for (int k = 0; k < Eq::ngrad; ++k) SG(e, lf, k, m) = jump[k];
+                 if (!theta) SG(e, lf, Eq::g_theta, m) = 0;
                });
 }
 
 /// f(closure model) with the eddy viscosity model of the chosen closure (one kernel
 /// instantiation per closure).
-template <int N>
+template <int N, class Eq>
 template <class F>
-void DgOperator<N>::with_closure(const F& f) const {
+void DgOperator<N, Eq>::with_closure(const F& f) const {
   const Real delta = std::cbrt(delta_volume_) / (N + 1);
   switch (closure_) {
     case Closure::constant:
@@ -111,18 +111,19 @@ void DgOperator<N>::with_closure(const F& f) const {
 
 /// Column D of the gradients at node (i, j, k): (2/h_D) D g along D, plus at the faces
 /// normal to D the lifted face term, (outward normal sign) (2/h_D) / w_0 (g* - g). Only
-/// the gradients of T and theta that are used are formed. D is a compile-time direction
+/// the gradients of T and theta that are used are formed (and those of the tracers,
+/// always). D is a compile-time direction
 /// so that the gradient's components stay in registers.
 /// With a neighbour table (element layout), g* - g on interior faces is formed here from
 /// both elements' values, as gradients_local forms it ({g} - g: the half jump, the minus
 /// side being the element whose high face it is); on other faces it comes from sg.
-template <int D, int N, class G, class SG, class Nb>
+template <int D, int N, class Eq, class G, class SG, class Nb>
 KOKKOS_INLINE_FUNCTION void lift_gradient_along(const Basis<N>& b, const G& g, const SG& sg, const Nb& neighbors,
                                                 int e, int i, int j, int k, Real scale, Real lift, bool lift_T,
-                                                bool lift_theta, physics::Gradients& gr) {
+                                                bool lift_theta, typename Eq::Gradients& gr) {
   using L = Layout<N>;
   const int index = D == 0 ? i : D == 1 ? j : k;
-  Real extra[Equations::ngrad] = {};
+  Real extra[Eq::ngrad] = {};
   if (index == 0 || index == N) {
     const int lf = 2 * D + (index == N ? 1 : 0);
     const Real sign = index == N ? 1 : -1;  // outward normal of the face along D
@@ -130,77 +131,88 @@ KOKKOS_INLINE_FUNCTION void lift_gradient_along(const Basis<N>& b, const G& g, c
     if (other >= 0) {
       const int n = L::node(i, j, k);
       const int across = D == 0 ? L::node(N - i, j, k) : D == 1 ? L::node(i, N - j, k) : L::node(i, j, N - k);
-      for (int c = 0; c < Equations::ngrad; ++c) {
+      for (int c = 0; c < Eq::ngrad; ++c) {
         const Real half_jump = index == N ? 0.5 * (g(other, c, across) - g(e, c, n))   // e is the minus side
                                           : 0.5 * (g(e, c, n) - g(other, c, across));  // e is the plus side
         extra[c] = sign * lift * (index == N ? half_jump : -half_jump);
       }
     } else {
       const int m = D == 0 ? j + (N + 1) * k : D == 1 ? i + (N + 1) * k : i + (N + 1) * j;  // its face node
-      for (int c = 0; c < Equations::ngrad; ++c) extra[c] = sign * lift * sg(e, lf, c, m);
+      for (int c = 0; c < Eq::ngrad; ++c) extra[c] = sign * lift * sg(e, lf, c, m);
     }
   }
-  constexpr int iT = Equations::g_T, itheta = Equations::g_theta;
-  Real volume[Equations::ngrad] = {};
+  constexpr int iT = Eq::g_T, itheta = Eq::g_theta;
+  Real volume[Eq::ngrad] = {};
   for (int c = 0; c < 3; ++c) volume[c] = scale * derivative_at(b, g, e, c, i, j, k, D);
   if (lift_T) volume[iT] = scale * derivative_at(b, g, e, iT, i, j, k, D);
   if (lift_theta) volume[itheta] = scale * derivative_at(b, g, e, itheta, i, j, k, D);
   for (int c = 0; c < 3; ++c) gr.du[c][D] = volume[c] + extra[c];
   gr.dT[D] = volume[iT] + extra[iT];
   gr.dtheta[D] = volume[itheta] + extra[itheta];
+  if constexpr (Eq::ntracers > 0)
+    for (int t = 0; t < Eq::ntracers; ++t) {
+      const int c = Eq::g_tracer + t;
+      gr.dc[t][D] = scale * derivative_at(b, g, e, c, i, j, k, D) + extra[c];
+    }
 }
 
 /// The lifted gradients and the viscous flux F_v,d (d = 0, 1, 2; no density component) at
 /// one node, with the eddy viscosity of ClosureModel: what both kernel layouts compute.
-template <int N, class ClosureModel>
+template <int N, class Eq, class ClosureModel>
 struct NodeViscousFlux {
   using L = Layout<N>;
+  static constexpr int nvflux = Eq::nvflux, first_viscous = Eq::first_viscous;
   DeviceView<Real***> g;    ///< gradient variables (element, var, node)
   DeviceView<Real****> sg;  ///< g* - g per element face
   DeviceView<int* [6]> neighbors;  ///< element across each interior face (element layout), else -1; empty: use sg
   StateView q;
   AuxView aux;
-  Equations eq;
+  Eq eq;
   Basis<N> b;
   Real s0, s1, s2;  ///< 2 / h_d
   Real l0, l1, l2;  ///< (2 / h_d) / w_0
-  Real nu, kappa;
+  Real nu, kappa, tracer_diffusivity;
+  Real schmidt_t;  ///< nu_t / D_t
   bool lift_T, lift_theta, need_exner, theta_diffusion;
   ClosureModel closure;
 
-  /// Fills f[d][v - 1] with component v of F_v,d at node (i, j, k) of element e and
-  /// returns the node's largest total diffusivity max(nu + nu_t, kappa + kappa_t).
+  /// Fills f[d][v - first_viscous] with component v of F_v,d at node (i, j, k) of
+  /// element e and returns the node's largest total diffusivity max(nu + nu_t,
+  /// kappa + kappa_t, and with tracers D + D_t).
   KOKKOS_INLINE_FUNCTION Real operator()(int e, int i, int j, int k, Real (&f)[3][nvflux]) const {
-    physics::Gradients gr;
-    lift_gradient_along<0>(b, g, sg, neighbors, e, i, j, k, s0, l0, lift_T, lift_theta, gr);
-    lift_gradient_along<1>(b, g, sg, neighbors, e, i, j, k, s1, l1, lift_T, lift_theta, gr);
-    lift_gradient_along<2>(b, g, sg, neighbors, e, i, j, k, s2, l2, lift_T, lift_theta, gr);
+    typename Eq::Gradients gr;
+    lift_gradient_along<0, N, Eq>(b, g, sg, neighbors, e, i, j, k, s0, l0, lift_T, lift_theta, gr);
+    lift_gradient_along<1, N, Eq>(b, g, sg, neighbors, e, i, j, k, s1, l1, lift_T, lift_theta, gr);
+    lift_gradient_along<2, N, Eq>(b, g, sg, neighbors, e, i, j, k, s2, l2, lift_T, lift_theta, gr);
     const int n = L::node(i, j, k);
-    const physics::Prim w = eq.primitive(load(q, e, n), aux(e, Equations::a_phi, n));
+    const typename Eq::Prim w = eq.primitive(load<Eq>(q, e, n), aux(e, Eq::a_phi, n));
     const Real exner_p = need_exner ? eq.exner(w.p) : Real(1);
     const Real nu_t = closure.nu_t(w, exner_p, gr);
     const Real nu_total = nu + nu_t, kappa_total = kappa + nu_t / closure.prandtl_t;
-    store<0>(w, gr, nu_total, kappa_total, exner_p, f);
-    store<1>(w, gr, nu_total, kappa_total, exner_p, f);
-    store<2>(w, gr, nu_total, kappa_total, exner_p, f);
+    const Real tracer_total = Eq::ntracers > 0 ? tracer_diffusivity + nu_t / schmidt_t : Real(0);
+    store<0>(w, gr, nu_total, kappa_total, tracer_total, exner_p, f);
+    store<1>(w, gr, nu_total, kappa_total, tracer_total, exner_p, f);
+    store<2>(w, gr, nu_total, kappa_total, tracer_total, exner_p, f);
+    if constexpr (Eq::ntracers > 0) return math::max(math::max(nu_total, kappa_total), tracer_total);
     return math::max(nu_total, kappa_total);
   }
   template <int D>
-  KOKKOS_INLINE_FUNCTION void store(const physics::Prim& w, const physics::Gradients& gr, Real nu_total,
-                                    Real kappa_total, Real exner_p, Real (&f)[3][nvflux]) const {
-    const Cons fd = eq.viscous_flux(w, gr, nu_total, kappa_total, D, theta_diffusion, exner_p);
-    for (int v = first_viscous; v < nvar; ++v) f[D][v - first_viscous] = fd[v];
+  KOKKOS_INLINE_FUNCTION void store(const typename Eq::Prim& w, const typename Eq::Gradients& gr, Real nu_total,
+                                    Real kappa_total, Real tracer_total, Real exner_p, Real (&f)[3][nvflux]) const {
+    const typename Eq::Cons fd = eq.viscous_flux(w, gr, nu_total, kappa_total, tracer_total, D, theta_diffusion, exner_p);
+    for (int v = first_viscous; v < Eq::nvar; ++v) f[D][v - first_viscous] = fd[v];
   }
 };
 
-template <int N>
+template <int N, class Eq>
 template <class ClosureModel>
-NodeViscousFlux<N, ClosureModel> DgOperator<N>::node_viscous_flux(const StateView& q,
-                                                                 const ClosureModel& closure) const {
-  NodeViscousFlux<N, ClosureModel> nv{gvars_, grad_surface_, neighbors_, q, aux_, eq_, basis_,
+NodeViscousFlux<N, Eq, ClosureModel> DgOperator<N, Eq>::node_viscous_flux(const StateView& q,
+                                                                          const ClosureModel& closure) const {
+  NodeViscousFlux<N, Eq, ClosureModel> nv{gvars_, grad_surface_, neighbors_, q, aux_, eq_, basis_,
                                       two_over_h_[0], two_over_h_[1], two_over_h_[2],
                                       two_over_h_[0] / basis_.w[0], two_over_h_[1] / basis_.w[0],
-                                      two_over_h_[2] / basis_.w[0], viscosity_, diffusivity_,
+                                      two_over_h_[2] / basis_.w[0], viscosity_, diffusivity_, tracer_diffusivity_,
+                                      schmidt_t_,
                                       // Lift only the gradients something uses: grad T feeds the heat
                                       // flux unless heat diffuses down grad theta; grad theta feeds that
                                       // heat flux and Smagorinsky's Ri.
@@ -213,9 +225,9 @@ NodeViscousFlux<N, ClosureModel> DgOperator<N>::node_viscous_flux(const StateVie
 
 /// Node layout: F_v at every node into the viscous flux array; returns the largest total
 /// diffusivity.
-template <int N>
+template <int N, class Eq>
 template <class ClosureModel>
-void DgOperator<N>::lift_and_viscous_flux(const StateView& q, const ClosureModel& closure) {
+void DgOperator<N, Eq>::lift_and_viscous_flux(const StateView& q, const ClosureModel& closure) {
   const auto nv = node_viscous_flux(q, closure);
   const auto FV = vflux_;
   max_diffusivity_ = parallel_max_nodes<L::n1>("dg::gradient_lift_viscous_flux", elements_,
@@ -224,7 +236,7 @@ void DgOperator<N>::lift_and_viscous_flux(const StateView& q, const ClosureModel
     const Real largest = nv(e, i, j, k, f);
     const int n = L::node(i, j, k);
     for (int d = 0; d < 3; ++d)
-      for (int v = first_viscous; v < nvar; ++v) FV(e, vflux_index(d, v), n) = f[d][v - first_viscous];
+      for (int v = first_viscous; v < nvar; ++v) FV(e, vflux_index<Eq>(d, v), n) = f[d][v - first_viscous];
     return largest;
   });
 }
@@ -243,10 +255,11 @@ inline constexpr bool viscous_by_planes = N != 4;
 /// kernels and the halo read) into T, and dq += (2/h_d) D F_v,d; returns the largest
 /// total diffusivity. The same bits as lift_and_viscous_flux followed by the node
 /// layout's volume term, by either method.
-template <int N, class ClosureModel>
+template <int N, class Eq, class ClosureModel>
 struct ViscousElementKernel {
   using L = Layout<N>;
-  NodeViscousFlux<N, ClosureModel> nv;
+  static constexpr int nvar = Eq::nvar, nvflux = Eq::nvflux, first_viscous = Eq::first_viscous;
+  NodeViscousFlux<N, Eq, ClosureModel> nv;
   DeviceView<Real****> T;  ///< F_v,d on the faces normal to d (element, face, v - 1, face node)
   StateView dq;
   DeviceView<int*> list;
@@ -264,7 +277,7 @@ struct ViscousElementKernel {
   KOKKOS_INLINE_FUNCTION Real whole(const int t) const {
     constexpr int n1 = L::n1;
     const int e = list(t);
-    Real fv[3 * nvflux][L::nodes];  // F_v of the element: (vflux_index(d, v), node)
+    Real fv[3 * nvflux][L::nodes];  // F_v of the element: (vflux_index<Eq>(d, v), node)
     Real largest = 0;
     for (int k = 0; k < n1; ++k)
       for (int j = 0; j < n1; ++j)
@@ -273,13 +286,13 @@ struct ViscousElementKernel {
           largest = math::max(largest, nv(e, i, j, k, f));
           const int n = L::node(i, j, k);
           for (int d = 0; d < 3; ++d)
-            for (int v = first_viscous; v < nvar; ++v) fv[vflux_index(d, v)][n] = f[d][v - first_viscous];
+            for (int v = first_viscous; v < nvar; ++v) fv[vflux_index<Eq>(d, v)][n] = f[d][v - first_viscous];
         }
     // F_v,d on the two faces normal to d, for the face kernels and the halo.
     for (int lf = 0; lf < 6; ++lf)
       for (int v = first_viscous; v < nvar; ++v)
         for (int m = 0; m < L::face_nodes; ++m)
-          T(e, lf, v - first_viscous, m) = fv[vflux_index(lf / 2, v)][L::volume_node_of(m, lf)];
+          T(e, lf, v - first_viscous, m) = fv[vflux_index<Eq>(lf / 2, v)][L::volume_node_of(m, lf)];
     const auto local = [&](int, int c, int n) { return fv[c][n]; };
     for (int k = 0; k < n1; ++k)
       for (int j = 0; j < n1; ++j)
@@ -287,9 +300,9 @@ struct ViscousElementKernel {
           const int n = L::node(i, j, k);
           for (int v = first_viscous; v < nvar; ++v) {
             Real sum = 0;  // as in viscous_fluxes_local's node layout
-            sum += s0 * derivative_at(b, local, e, vflux_index(0, v), i, j, k, 0);
-            sum += s1 * derivative_at(b, local, e, vflux_index(1, v), i, j, k, 1);
-            sum += s2 * derivative_at(b, local, e, vflux_index(2, v), i, j, k, 2);
+            sum += s0 * derivative_at(b, local, e, vflux_index<Eq>(0, v), i, j, k, 0);
+            sum += s1 * derivative_at(b, local, e, vflux_index<Eq>(1, v), i, j, k, 1);
+            sum += s2 * derivative_at(b, local, e, vflux_index<Eq>(2, v), i, j, k, 2);
             dq(e, v, n) += sum;
           }
         }
@@ -361,17 +374,17 @@ struct ViscousElementKernel {
 
 /// Element layout: ViscousElementKernel for the elements in `list`; returns the largest
 /// total diffusivity.
-template <int N>
+template <int N, class Eq>
 template <class ClosureModel>
-Real DgOperator<N>::lift_viscous_volume(const StateView& q, const StateView& dq, const ClosureModel& closure,
+Real DgOperator<N, Eq>::lift_viscous_volume(const StateView& q, const StateView& dq, const ClosureModel& closure,
                                         const DeviceView<int*>& list) {
-  const ViscousElementKernel<N, ClosureModel> kernel{
+  const ViscousElementKernel<N, Eq, ClosureModel> kernel{
       node_viscous_flux(q, closure), vtrace_, dq, list, basis_, two_over_h_[0], two_over_h_[1], two_over_h_[2]};
   return parallel_max("dg::lift_viscous_volume", static_cast<int>(list.extent(0)), kernel);
 }
 
-template <int N>
-void DgOperator<N>::viscous_fluxes_local(const StateView& q, const StateView& dq) {
+template <int N, class Eq>
+void DgOperator<N, Eq>::viscous_fluxes_local(const StateView& q, const StateView& dq) {
   ScopedTimer timer(timers_, "viscous");
   const auto FV = vflux_;
   const auto T = viscous_traces();
@@ -402,9 +415,9 @@ void DgOperator<N>::viscous_fluxes_local(const StateView& q, const StateView& dq
       const int n = L::node(i, j, k);
       for (int v = first_viscous; v < nvar; ++v) {
         Real sum = 0;  // the directions in order, as literal constants (no runtime index)
-        sum += s0 * derivative_at(b, FV, e, vflux_index(0, v), i, j, k, 0);
-        sum += s1 * derivative_at(b, FV, e, vflux_index(1, v), i, j, k, 1);
-        sum += s2 * derivative_at(b, FV, e, vflux_index(2, v), i, j, k, 2);
+        sum += s0 * derivative_at(b, FV, e, vflux_index<Eq>(0, v), i, j, k, 0);
+        sum += s1 * derivative_at(b, FV, e, vflux_index<Eq>(1, v), i, j, k, 1);
+        sum += s2 * derivative_at(b, FV, e, vflux_index<Eq>(2, v), i, j, k, 2);
         dq(e, v, n) += sum;
       }
     });
@@ -423,8 +436,8 @@ void DgOperator<N>::viscous_fluxes_local(const StateView& q, const StateView& dq
 }
 
 /// The viscous face terms that need the neighbours' traces (after the exchange) or walls.
-template <int N>
-void DgOperator<N>::viscous_fluxes_remote(const StateView& q) {
+template <int N, class Eq>
+void DgOperator<N, Eq>::viscous_fluxes_remote(const StateView& q) {
   ScopedTimer timer(timers_, "viscous");
   const auto T = viscous_traces();
   const auto S = surface_;
@@ -446,15 +459,15 @@ void DgOperator<N>::viscous_fluxes_remote(const StateView& q) {
 
 /// The viscous face terms of one wall: F_v* from its boundary-condition type; what it
 /// passes (F_v*) leaves the ledger's boundary flux F* - F_v*.
-template <int N>
+template <int N, class Eq>
 template <class Condition>
-void DgOperator<N>::viscous_wall_faces(const StateView& q, int wall, const Condition& bc) {
+void DgOperator<N, Eq>::viscous_wall_faces(const StateView& q, int wall, const Condition& bc) {
   const auto T = viscous_traces();
   const auto S = surface_;
   const auto faces = boundary_;
   const auto flux = wall_flux_;
   const auto aux = aux_;
-  const Equations eq = eq_;
+  const Eq eq = eq_;
   const int first = wall_begin_[wall], lf = wall;
   parallel_for("dg::viscous_boundary_faces", wall_begin_[wall + 1] - first, L::face_nodes,
                KOKKOS_LAMBDA(const int i, const int m) {
@@ -462,10 +475,10 @@ void DgOperator<N>::viscous_wall_faces(const StateView& q, int wall, const Condi
                  const int n = L::volume_node_of(m, lf);
                  Cons fv{};
                  for (int v = first_viscous; v < nvar; ++v) fv[v] = T(e, lf, v, m);
-                 const physics::Prim w = eq.primitive(load(q, e, n), aux(e, Equations::a_phi, n));
+                 const typename Eq::Prim w = eq.primitive(load<Eq>(q, e, n), aux(e, Eq::a_phi, n));
                  const Cons fw = bc.viscous_flux(eq, fv, w.u);
                  for (int v = first_viscous; v < nvar; ++v) S(e, lf, v, m) -= fw[v] - fv[v];
-                 for (int c = 0; c < Equations::nconserved; ++c) flux(f, c, m) -= fw[Equations::conserved[c]];
+                 for (int c = 0; c < Eq::nconserved; ++c) flux(f, c, m) -= fw[Eq::conserved(c)];
                });
 }
 

@@ -35,9 +35,9 @@ void interpolate(const std::vector<double>& M, int n1, const double* in, double*
 
 }  // namespace
 
-GridValues grid_values(const dg::Equations& eq, const HostSolution& s, const std::vector<double>& lgl_nodes,
-                       const mesh::LocalMesh& mesh) {
-  using Eq = dg::Equations;
+GridValues grid_values(const physics::VariableInfo& info, const DeriveFields& derive, const HostSolution& s,
+                       const std::vector<double>& lgl_nodes, const mesh::LocalMesh& mesh) {
+  const int nvar = static_cast<int>(info.conservative.size()), nderived = static_cast<int>(info.derived.size());
   const int n1 = static_cast<int>(lgl_nodes.size());
   std::vector<double> targets(n1);
   for (int p = 0; p < n1; ++p) targets[p] = -1.0 + (2.0 * p + 1.0) / n1;
@@ -56,41 +56,40 @@ GridValues grid_values(const dg::Equations& eq, const HostSolution& s, const std
     g.size[d] = static_cast<size_t>(local_elements[d]) * n1;
   }
   const size_t points = g.size[0] * g.size[1] * g.size[2];
-  for (auto& f : g.field) f.assign(points, 0.0);
+  g.field.assign(nderived, std::vector<double>(points, 0.0));
 
   const int nodes = n1 * n1 * n1;
   std::vector<double> in(nodes);
-  std::vector<std::vector<double>> values(Eq::nvar + 1, std::vector<double>(nodes));
+  std::vector<std::vector<double>> values(nvar + 1, std::vector<double>(nodes));
+  std::vector<double> q(nvar), derived(nderived);
   for (int e = 0; e < mesh.element_count(); ++e) {
-    for (int v = 0; v <= Eq::nvar; ++v) {  // the conservative variables and phi
-      for (int n = 0; n < nodes; ++n) in[n] = v < Eq::nvar ? s.q(e, v, n) : s.aux(e, Eq::a_phi, n);
+    for (int v = 0; v <= nvar; ++v) {  // the conservative variables and phi
+      for (int n = 0; n < nodes; ++n) in[n] = v < nvar ? s.q(e, v, n) : s.aux(e, dg::Equations::a_phi, n);
       interpolate(M, n1, in.data(), values[v].data());
     }
     const int li = e % local_elements[0], lj = (e / local_elements[0]) % local_elements[1],
               lk = e / (local_elements[0] * local_elements[1]);
     for (int n = 0; n < nodes; ++n) {
-      dg::Cons q;
-      for (int v = 0; v < Eq::nvar; ++v) q[v] = values[v][n];
-      double derived[Eq::nderived];
-      eq.derived(q, values[Eq::nvar][n], derived);
+      for (int v = 0; v < nvar; ++v) q[v] = values[v][n];
+      derive(q.data(), values[nvar][n], derived.data());
       const size_t i = li * n1 + n % n1, j = lj * n1 + (n / n1) % n1, k = lk * n1 + n / (n1 * n1);
       const size_t at = i + g.size[0] * (j + g.size[1] * k);
-      for (int f = 0; f < Eq::nderived; ++f) g.field[f][at] = derived[f];
+      for (int f = 0; f < nderived; ++f) g.field[f][at] = derived[f];
     }
   }
   return g;
 }
 
-void write_field_file(const std::string& path, const GridValues& g, double time, int order, MPI_Comm comm,
-                      const std::string& case_name) {
+void write_field_file(const std::string& path, const physics::VariableInfo& info, const GridValues& g, double time,
+                      int order, MPI_Comm comm, const std::string& case_name) {
   io::FieldGrid grid;
   grid.axes = g.axes;
   grid.start = g.start;
   grid.count = g.size;
   std::vector<io::FieldVariable> variables;
-  for (int f = 0; f < GridValues::count; ++f) {
-    const physics::FieldInfo& info = dg::Equations::derived_fields[f];
-    variables.push_back({info.name, info.long_name, info.standard_name, info.units, g.field[f].data()});
+  for (std::size_t f = 0; f < info.derived.size(); ++f) {
+    const physics::FieldInfo& d = info.derived[f];
+    variables.push_back({d.name, d.long_name, d.standard_name, d.units, g.field[f].data()});
   }
   io::write_fields(path, comm, grid, time, variables,
                    {{"Conventions", "CF-1.8"},

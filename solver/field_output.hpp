@@ -7,6 +7,7 @@
 #include <mpi.h>
 
 #include <array>
+#include <functional>
 #include <string>
 #include <vector>
 
@@ -15,21 +16,24 @@
 
 namespace squall {
 
-/// The derived fields of the equation set (dg::Equations::derived_fields) on this rank's
-/// block of the global grid.
+/// The derived fields of the equation set (physics::VariableInfo::derived: the dry ones,
+/// indexed by dg::Equations::Derived, then the tracers') on this rank's block of the
+/// global grid.
 struct GridValues {
   using Field = dg::Equations::Derived;
-  static constexpr int count = dg::Equations::nderived;
   std::array<std::vector<double>, 3> axes;  ///< global grid coordinates along x, y, z
   std::array<std::size_t, 3> start{};       ///< this rank's first point along x, y, z
   std::array<std::size_t, 3> size{};        ///< this rank's points along x, y, z
-  std::array<std::vector<double>, count> field;  ///< each: point i + sx (j + sy k)
+  std::vector<std::vector<double>> field;   ///< each: point i + sx (j + sy k)
 };
 
-GridValues grid_values(const dg::Equations& eq, const HostSolution& s, const std::vector<double>& lgl_nodes,
-                       const mesh::LocalMesh& mesh);
+/// The derived fields of one point from its conservative state and geopotential.
+using DeriveFields = std::function<void(const double* state, double phi, double* out)>;
 
-void write_field_file(const std::string& path, const GridValues& g, double time, int order, MPI_Comm comm,
-                      const std::string& case_name);
+GridValues grid_values(const physics::VariableInfo& info, const DeriveFields& derive, const HostSolution& s,
+                       const std::vector<double>& lgl_nodes, const mesh::LocalMesh& mesh);
+
+void write_field_file(const std::string& path, const physics::VariableInfo& info, const GridValues& g, double time,
+                      int order, MPI_Comm comm, const std::string& case_name);
 
 }  // namespace squall

@@ -26,7 +26,7 @@ void fill_pointwise(const std::string& label, const dg::Equations& eq, const dg:
     const Real z = x(e, 2, n);
     const PointState p = f(x(e, 0, n), x(e, 1, n), z);
     const Real phi = g * z;
-    const dg::Cons s = eq.conservative(p.rho, p.u, p.v, p.w, p.T, phi);
+    const dg::Equations::Cons s = eq.conservative(p.rho, p.u, p.v, p.w, p.T, phi);
     for (int v = 0; v < Eq::nvar; ++v) q(e, v, n) = s[v];
     aux(e, Eq::a_rho_ref, n) = p.rho_ref;
     aux(e, Eq::a_p_ref, n) = p.p_ref;
@@ -42,7 +42,7 @@ void fill_state(const std::string& label, const dg::Equations& eq, const dg::Coo
   parallel_for(label, elements, nodes, KOKKOS_LAMBDA(const int e, const int n) {
     const Real z = x(e, 2, n);
     const PointState p = f(x(e, 0, n), x(e, 1, n), z);
-    const dg::Cons s = eq.conservative(p.rho, p.u, p.v, p.w, p.T, g * z);
+    const dg::Equations::Cons s = eq.conservative(p.rho, p.u, p.v, p.w, p.T, g * z);
     for (int v = 0; v < dg::Equations::nvar; ++v) q(e, v, n) = s[v];
   });
 }
@@ -90,5 +90,22 @@ class ExactSolutionCase : public Case {
   std::string label_;
   Exact exact_;
 };
+
+}  // namespace squall
+
+namespace squall {
+
+/// The tracer densities rho c_k at every node from a pointwise function of position,
+///   Real f(int k, Real x, Real y, Real z) const   (the mixing ratio c_k [kg/kg]),
+/// with the density already in q: q(rho c_k) = q(rho) f(k, x).
+template <class F>
+void fill_tracers(const std::string& label, const dg::CoordView& x, const dg::StateView& q, int tracers,
+                  const F& f) {
+  const int elements = static_cast<int>(q.extent(0)), nodes = static_cast<int>(q.extent(2));
+  parallel_for(label, elements, nodes, KOKKOS_LAMBDA(const int e, const int n) {
+    for (int k = 0; k < tracers; ++k)
+      q(e, dg::Equations::i_tracer + k, n) = q(e, dg::Equations::i_rho, n) * f(k, x(e, 0, n), x(e, 1, n), x(e, 2, n));
+  });
+}
 
 }  // namespace squall

@@ -43,26 +43,34 @@ void start_profiles(const std::string& path, bool restarted, MPI_Comm comm) {
   if (ec) throw RunError("cannot replace '" + path + "' of an earlier run: " + ec.message());
 }
 
-void write_profiles(const std::string& path, const GridValues& g, double time, MPI_Comm comm,
-                    const std::string& case_name) {
-  const F mean_fields[] = {F::f_u, F::f_v, F::f_w, F::f_theta, F::f_T, F::f_p, F::f_rho};
-  const auto means = level_means(g, 7, comm, [&](size_t at, size_t, double* out) {
-    for (int q = 0; q < 7; ++q) out[q] = g.field[mean_fields[q]][at];
+void write_profiles(const std::string& path, const physics::VariableInfo& info, const GridValues& g, double time,
+                    MPI_Comm comm, const std::string& case_name) {
+  // The dry fields, then the tracers' mixing ratios (derived fields f_tracer + t).
+  const int tracers = info.tracers;
+  std::vector<int> mean_fields{F::f_u, F::f_v, F::f_w, F::f_theta, F::f_T, F::f_p, F::f_rho};
+  for (int t = 0; t < tracers; ++t) mean_fields.push_back(F::f_tracer + t);
+  const int nmeans = static_cast<int>(mean_fields.size());
+  const auto means = level_means(g, nmeans, comm, [&](size_t at, size_t, double* out) {
+    for (int q = 0; q < nmeans; ++q) out[q] = g.field[mean_fields[q]][at];
   });
   const auto& mu = means[0];
   const auto& mv = means[1];
   const auto& mw = means[2];
   const auto& mth = means[3];
-  const auto second = level_means(g, 7, comm, [&](size_t at, size_t k, double* out) {
+  const auto second = level_means(g, 7 + 2 * tracers, comm, [&](size_t at, size_t k, double* out) {
     const double u = g.field[F::f_u][at] - mu[k], v = g.field[F::f_v][at] - mv[k];
     const double w = g.field[F::f_w][at] - mw[k], th = g.field[F::f_theta][at] - mth[k];
     out[0] = u * u, out[1] = v * v, out[2] = w * w, out[3] = th * th;
     out[4] = w * th, out[5] = u * w, out[6] = v * w;
+    for (int t = 0; t < tracers; ++t) {
+      const double c = g.field[F::f_tracer + t][at] - means[7 + t][k];
+      out[7 + 2 * t] = c * c, out[8 + 2 * t] = w * c;
+    }
   });
   int rank = 0;
   MPI_Comm_rank(comm, &rank);
   if (rank != 0) return;
-  const std::vector<io::ProfileVariable> variables{
+  std::vector<io::ProfileVariable> variables{
       {"u", "horizontal mean of u", "eastward_wind", "m s-1", means[0]},
       {"v", "horizontal mean of v", "northward_wind", "m s-1", means[1]},
       {"w", "horizontal mean of w", "upward_air_velocity", "m s-1", means[2]},
@@ -78,6 +86,12 @@ void write_profiles(const std::string& path, const GridValues& g, double time, M
       {"u_w", "resolved momentum flux u'w'", "", "m2 s-2", second[5]},
       {"v_w", "resolved momentum flux v'w'", "", "m2 s-2", second[6]},
   };
+  for (int t = 0; t < tracers; ++t) {
+    const std::string& name = info.derived[F::f_tracer + t].name;
+    variables.push_back({name, "horizontal mean of the mixing ratio of tracer " + name, "", "kg kg-1", means[7 + t]});
+    variables.push_back({name + "_" + name, "variance " + name + "'" + name + "'", "", "kg2 kg-2", second[7 + 2 * t]});
+    variables.push_back({"w_" + name, "resolved vertical flux w'" + name + "'", "", "kg kg-1 m s-1", second[8 + 2 * t]});
+  }
   io::append_profiles(path, g.axes[2], time, variables, "Squall " + case_name + " profiles");
 }
 

@@ -16,7 +16,7 @@ namespace squall {
 void start_profiles(const std::string& path, bool restarted, MPI_Comm comm);
 
 /// Computes the profiles (collective) and appends them to `path` (rank 0).
-void write_profiles(const std::string& path, const GridValues& g, double time, MPI_Comm comm,
-                    const std::string& case_name);
+void write_profiles(const std::string& path, const physics::VariableInfo& info, const GridValues& g, double time,
+                    MPI_Comm comm, const std::string& case_name);
 
 }  // namespace squall

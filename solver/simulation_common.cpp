@@ -30,6 +30,8 @@ dg::OperatorOptions operator_options(const Config& config, Real gravity) {
                                          : dg::Closure::constant;
   o.smagorinsky_cs = p.smagorinsky_cs;
   o.turbulent_prandtl = p.turbulent_prandtl;
+  o.schmidt = p.schmidt;
+  o.turbulent_schmidt = p.turbulent_schmidt;
   o.theta_diffusion = p.heat_diffusion == "potential_temperature";
   o.sponge = p.sponge_height > 0 && p.sponge_strength > 0;
   o.sponge_layer = {config.mesh.domain[2][0] + p.sponge_height, config.mesh.domain[2][1], p.sponge_strength,
@@ -43,15 +45,18 @@ dg::OperatorOptions operator_options(const Config& config, Real gravity) {
   return o;
 }
 
-void set_conservation(io::RunSummary& s, const Ledger& l) {
-  for (int c = 0; c < dg::Equations::nconserved; ++c) {
-    const std::string name = dg::Equations::budget_names[c];
+void set_conservation(io::RunSummary& s, const physics::VariableInfo& info, const Ledger& l) {
+  for (std::size_t c = 0; c < l.change.size(); ++c) {
+    const std::string& name = info.budget_names[c];
     if (name == "mass") {
       s.mass_relative_change = l.change[c];
       s.mass_budget_residual = l.residual[c];
     } else if (name == "energy") {
       s.total_energy_relative_change = l.change[c];
       s.energy_budget_residual = l.residual[c];
+    } else {  // tracers: <name>_mass_relative_change, <name>_mass_budget_residual
+      s.other_conservation.emplace_back(info.conserved_names[c] + "_relative_change", l.change[c]);
+      s.other_conservation.emplace_back(name + "_budget_residual", l.residual[c]);
     }
   }
 }

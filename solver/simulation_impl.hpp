@@ -19,10 +19,10 @@
 
 namespace squall {
 
-/// The ledger at one time, per conserved quantity (dg::Equations::conserved): relative
-/// change since t = 0 and budget residual.
+/// The ledger at one time, per conserved quantity of the equation set (mass, energy,
+/// tracers): relative change since t = 0 and budget residual.
 struct Ledger {
-  std::array<double, dg::Equations::nconserved> change{}, residual{};
+  std::vector<double> change, residual;
 };
 
 namespace detail {
@@ -31,20 +31,20 @@ std::string format_duration(double seconds);
 dg::OperatorOptions operator_options(const Config& config, Real gravity);
 std::string field_file_name(int index);
 /// The summary's conservation keys from the ledger.
-void set_conservation(io::RunSummary& s, const Ledger& l);
+void set_conservation(io::RunSummary& s, const physics::VariableInfo& info, const Ledger& l);
 
 /// Throws RunError on every rank when any node holds a non-physical state (NaN/Inf,
 /// non-positive density or temperature), naming the step, time, rank, element and node.
 /// Empty when every node holds a physical state (finite, positive density and
 /// temperature); otherwise, on every rank, a message naming the step, time, rank, element
 /// and node of the first bad node in global order.
-template <int N>
-std::string check_physical(const dg::Equations& eq, const dg::StateView& q, const dg::AuxView& aux, const dg::CoordView& x,
+template <int N, class Eq>
+std::string check_physical(const Eq& eq, const dg::StateView& q, const dg::AuxView& aux, const dg::CoordView& x,
                            const mesh::LocalMesh& mesh, long step, double t, MPI_Comm comm) {
   using L = dg::Layout<N>;
   const long local = parallel_first("solver::check_state", mesh.element_count(), L::nodes,
                                     KOKKOS_LAMBDA(const int e, const int n) {
-                                      return !eq.is_physical(dg::load(q, e, n), aux(e, dg::Equations::a_phi, n));
+                                      return !eq.is_physical(dg::load<Eq>(q, e, n), aux(e, Eq::a_phi, n));
                                     });
   const long long global_id =
       local < 0 ? -1 : static_cast<long long>(mesh.global_element(local / L::nodes)) * L::nodes + local % L::nodes;
@@ -73,13 +73,13 @@ std::string check_physical(const dg::Equations& eq, const dg::StateView& q, cons
 /// reproducible), and the largest over ranks of `other` (one allreduce for both). The
 /// same pass checks the state: a non-physical node (check_physical's test) makes the
 /// wave speed +infinity, so one pass per step serves both the check and the next dt.
-template <int N>
-std::array<Real, 2> max_wave_speed_and(const dg::Equations& eq, const dg::StateView& q, const dg::AuxView& aux, Real other, MPI_Comm comm) {
+template <int N, class Eq>
+std::array<Real, 2> max_wave_speed_and(const Eq& eq, const dg::StateView& q, const dg::AuxView& aux, Real other, MPI_Comm comm) {
   using L = dg::Layout<N>;
   const Real wave = parallel_max("solver::max_wave_speed", static_cast<int>(q.extent(0)), L::nodes,
                                   KOKKOS_LAMBDA(const int e, const int n) {
-                                    const dg::Cons s = dg::load(q, e, n);
-                                    const physics::Prim w = eq.primitive(s, aux(e, dg::Equations::a_phi, n));
+                                    const typename Eq::Cons s = dg::load<Eq>(q, e, n);
+                                    const typename Eq::Prim w = eq.primitive(s, aux(e, Eq::a_phi, n));
                                     if (!eq.is_physical(s, w)) return Real(INFINITY);
                                     Real m = 0;
                                     for (int d = 0; d < 3; ++d) m = math::max(m, eq.max_wave_speed(w, d));
@@ -93,8 +93,9 @@ std::array<Real, 2> max_wave_speed_and(const dg::Equations& eq, const dg::StateV
 
 }  // namespace detail
 
-template <int N>
-void run_dg(const RunContext& ctx) {
+/// run_dg<N> with the equation set Eq.
+template <int N, class Eq>
+void run_equations(const RunContext& ctx) {
   using L = dg::Layout<N>;
   const Config& config = ctx.config;
   const MPI_Comm comm = ctx.comm;
@@ -108,17 +109,18 @@ void run_dg(const RunContext& ctx) {
   const dg::Geometry geometry = dg::make_geometry<N>(mesh, basis);
   const std::unique_ptr<Case> the_case = ctx.case_info.make(config);
   const Real gravity = the_case->gravity();
-  using Eq = dg::Equations;
   constexpr int nc = Eq::nconserved;
+  const physics::VariableInfo info = Eq::describe(config.physics.tracers);
   FlatView q_flat("dg::state", static_cast<std::size_t>(elements) * Eq::nvar * L::nodes);
   FlatView q_last_good("dg::last_good_state", q_flat.extent(0));
   const dg::StateView q(q_flat.data(), elements, Eq::nvar, L::nodes);
   const dg::AuxView aux("dg::aux", elements, Eq::naux, L::nodes);
   the_case->initialize(geometry.x, q, aux);
+  the_case->initialize_tracers(geometry.x, q, Eq::ntracers);
   dg::OperatorOptions options = detail::operator_options(config, gravity);
-  options.equations = the_case->equations();
-  const Eq eq = options.equations;
-  dg::DgOperator<N> rhs(mesh, basis, geometry, aux, options, comm, ctx.timers);
+  options.gas = the_case->equations().gas;
+  const Eq eq{options.gas};
+  dg::DgOperator<N, Eq> rhs(mesh, basis, geometry, aux, options, comm, ctx.timers);
   TimeIntegrator integrator(config.time.integrator, rhs.state_size());
 
   // Host copies for output, diagnostics and checkpoints (copied only at those times).
@@ -138,6 +140,12 @@ void run_dg(const RunContext& ctx) {
   Kokkos::deep_copy(host.x, geometry.x);
   const NodeWeights weights = node_weights(std::vector<double>(basis.w, basis.w + L::n1), geometry.jacobian);
   const std::vector<double> lgl_nodes(basis.x, basis.x + L::n1);
+  // The derived output fields of one point (host code).
+  const auto derive = [eq](const double* state, double phi, double* out) {
+    typename Eq::Cons c;
+    for (int v = 0; v < Eq::nvar; ++v) c[v] = state[v];
+    eq.derived(c, phi, out);
+  };
   const auto copy_to_host = [&](double time) {
     Kokkos::deep_copy(host.q, q);
     host.time = time;
@@ -145,19 +153,21 @@ void run_dg(const RunContext& ctx) {
 
   // Where the run starts: t = 0, or a checkpoint.
   RunState run;
+  run.initial.assign(nc, 0.0);
+  run.boundary_inflow.assign(nc, 0.0);
   const bool restarted = !ctx.restart_path.empty();
   if (restarted) {
-    run = load_checkpoint(ctx.restart_path, comm, config, case_name, mesh, host);
+    run = load_checkpoint(ctx.restart_path, comm, config, case_name, mesh, info, host);
     Kokkos::deep_copy(q, host.q);
     host.time = run.t;
     log::info("restarting from " + ctx.restart_path + " at step " + std::to_string(run.step) + ", t = " +
               std::to_string(run.t) + " s");
   } else {
     copy_to_host(0.0);
-    const auto integrals = conserved_integrals(host, weights, comm);
+    const auto integrals = conserved_integrals(host, info.conserved, weights, comm);
     for (int c = 0; c < nc; ++c) run.initial[c] = integrals[c];
   }
-  if (const std::string bad = detail::check_physical<N>(eq, q, aux, geometry.x, mesh, run.step, run.t, comm);
+  if (const std::string bad = detail::check_physical<N, Eq>(eq, q, aux, geometry.x, mesh, run.step, run.t, comm);
       !bad.empty())
     throw RunError("initial state: " + bad);
   set_aside_later_checkpoints(ctx.output_dir, comm, run.step, ctx.restart_path);
@@ -166,9 +176,9 @@ void run_dg(const RunContext& ctx) {
   io::CsvWriter csv;
   if (rank == 0) {
     std::vector<std::string> columns{"time", "step", "dt"};
-    for (const char* name : Eq::conserved_names) columns.emplace_back(name);
-    for (const char* name : Eq::conserved_names) columns.push_back(std::string(name) + "_relative_change");
-    for (const char* name : Eq::budget_names) columns.push_back(std::string(name) + "_budget_residual");
+    for (const auto& name : info.conserved_names) columns.push_back(name);
+    for (const auto& name : info.conserved_names) columns.push_back(name + "_relative_change");
+    for (const auto& name : info.budget_names) columns.push_back(name + "_budget_residual");
     for (const char* name : {"max_speed", "max_cfl", "wall_seconds"}) columns.emplace_back(name);
     for (const auto& c : the_case->time_series_columns()) columns.push_back(c);
     csv = io::CsvWriter(csv_path, columns, restarted);
@@ -177,10 +187,10 @@ void run_dg(const RunContext& ctx) {
 
   const Real min_spacing = geometry.min_node_spacing;
   if (!restarted) run.max_diffusivity = rhs.max_diffusivity();
-  const auto max_wave_speed = [&]() { return detail::max_wave_speed_and<N>(eq, q, aux, 0, comm)[0]; };
+  const auto max_wave_speed = [&]() { return detail::max_wave_speed_and<N, Eq>(eq, q, aux, 0, comm)[0]; };
   // The wave speed of the state at the start of each step (the initial state was checked
   // above), and the largest diffusivity of the last stage before it.
-  std::array<Real, 2> maxima = detail::max_wave_speed_and<N>(eq, q, aux, rhs.max_diffusivity(), comm);
+  std::array<Real, 2> maxima = detail::max_wave_speed_and<N, Eq>(eq, q, aux, rhs.max_diffusivity(), comm);
   double loop_start = MPI_Wtime();
   double last_output_time = -1;
 
@@ -188,19 +198,21 @@ void run_dg(const RunContext& ctx) {
   // ledger of each conserved quantity: its change, and the budget residual, change less
   // what entered through the walls (run.boundary_inflow, the boundary rates integrated
   // with the time integrator's weights), relative to its initial value. No source of the
-  // operator changes a conserved quantity (physics/sources.hpp).
+  // operator changes a conserved quantity (physics/sources.hpp). Where the initial
+  // integral is 0 (a tracer that starts nowhere) the change is absolute.
   const auto ledger = [&](const std::vector<double>& now) {
-    Ledger l;
-    for (int c = 0; c < nc; ++c) {
-      l.change[c] = (now[c] - run.initial[c]) / run.initial[c];
-      l.residual[c] = (now[c] - run.initial[c] - run.boundary_inflow[c]) / run.initial[c];
+    Ledger l{std::vector<double>(nc), std::vector<double>(nc)};
+    for (int c = 0; c < nc; ++c) {  // relative to the initial integral, absolute where that is 0
+      const double scale = run.initial[c] != 0 ? run.initial[c] : 1.0;
+      l.change[c] = (now[c] - run.initial[c]) / scale;
+      l.residual[c] = (now[c] - run.initial[c] - run.boundary_inflow[c]) / scale;
     }
     return l;
   };
   const auto output = [&](long file) {
     ScopedTimer timer(ctx.timers, "output");
     copy_to_host(run.t);
-    const auto now = conserved_integrals(host, weights, comm);
+    const auto now = conserved_integrals(host, info.conserved, weights, comm);
     const Ledger budget = ledger(now);
     double speed_local = 0;
     for (int e = 0; e < elements; ++e)
@@ -220,11 +232,11 @@ void run_dg(const RunContext& ctx) {
     if (rank == 0) csv.row(row);
     const bool with_profiles = file >= 0 && config.output.profiles_interval == 0;
     if (file >= 0 || with_profiles) {
-      const GridValues grid = grid_values(eq, host, lgl_nodes, mesh);
+      const GridValues grid = grid_values(info, derive, host, lgl_nodes, mesh);
       if (file >= 0)
-        write_field_file(ctx.output_dir + "/" + detail::field_file_name(static_cast<int>(file)), grid, run.t, N,
+        write_field_file(ctx.output_dir + "/" + detail::field_file_name(static_cast<int>(file)), info, grid, run.t, N,
                          comm, case_name);
-      if (with_profiles) write_profiles(ctx.output_dir + "/profiles.nc", grid, run.t, comm, case_name);
+      if (with_profiles) write_profiles(ctx.output_dir + "/profiles.nc", info, grid, run.t, comm, case_name);
       last_output_time = run.t;
     }
   };
@@ -234,7 +246,7 @@ void run_dg(const RunContext& ctx) {
     if (run.t == last_profile_time) return;
     ScopedTimer timer(ctx.timers, "output");
     copy_to_host(run.t);
-    write_profiles(ctx.output_dir + "/profiles.nc", grid_values(eq, host, lgl_nodes, mesh), run.t, comm, case_name);
+    write_profiles(ctx.output_dir + "/profiles.nc", info, grid_values(info, derive, host, lgl_nodes, mesh), run.t, comm, case_name);
     last_profile_time = run.t;
   };
   const double pi = config.output.profiles_interval;
@@ -244,7 +256,7 @@ void run_dg(const RunContext& ctx) {
     if (run.step == last_checkpoint_step) return last_checkpoint;
     ScopedTimer timer(ctx.timers, "checkpoint");
     copy_to_host(run.t);
-    last_checkpoint = save_checkpoint(ctx.output_dir, comm, config, case_name, mesh, host, run);
+    last_checkpoint = save_checkpoint(ctx.output_dir, comm, config, case_name, mesh, info, host, run);
     last_checkpoint_step = run.step;
     return last_checkpoint;
   };
@@ -308,10 +320,10 @@ void run_dg(const RunContext& ctx) {
                     Companion{rhs.boundary_rates_of_last_call(), run.boundary_inflow.data(), nc});
     ++run.step;
     run.t = at_output ? next_output : run.t + run.dt;
-    maxima = detail::max_wave_speed_and<N>(eq, q, aux, rhs.max_diffusivity(), comm);  // also the state check
+    maxima = detail::max_wave_speed_and<N, Eq>(eq, q, aux, rhs.max_diffusivity(), comm);  // also the state check
     std::string bad;
     if (!std::isfinite(maxima[0])) {
-      bad = detail::check_physical<N>(eq, q, aux, geometry.x, mesh, run.step, run.t, comm);
+      bad = detail::check_physical<N, Eq>(eq, q, aux, geometry.x, mesh, run.step, run.t, comm);
       if (bad.empty()) bad = "the largest wave speed is not finite at step " + std::to_string(run.step);
     }
     if (!bad.empty()) {
@@ -352,14 +364,14 @@ void run_dg(const RunContext& ctx) {
   // Summary.
   io::RunSummary& s = ctx.summary;
   copy_to_host(run.t);
-  const Ledger final_budget = ledger(conserved_integrals(host, weights, comm));
+  const Ledger final_budget = ledger(conserved_integrals(host, info.conserved, weights, comm));
   s.steps = run.step;
   s.timed_steps = run.step - first_step > warmup ? run.step - first_step - warmup : 0;
   s.rk_stages = integrator.stages();
   s.final_time = run.t;
   s.wall_seconds = loop_seconds;
   s.has_solution = true;
-  detail::set_conservation(s, final_budget);
+  detail::set_conservation(s, info, final_budget);
   s.state_checksum = state_checksum(host, comm);
   s.stop_signal = stop_signal;
   s.restarted_from = ctx.restart_path;
@@ -367,7 +379,7 @@ void run_dg(const RunContext& ctx) {
   {
     std::vector<double> ignored;
     const HostView<Real***> zero("host::zero", elements, Eq::nvar, L::nodes);
-    s.state_variables = conservative_names();
+    for (const auto& f : info.conservative) s.state_variables.push_back(f.name);
     error_norms(host.q, zero, weights, volume, comm, s.state_l2, ignored);
   }
   if (the_case->has_exact_solution()) {
@@ -375,11 +387,28 @@ void run_dg(const RunContext& ctx) {
     the_case->exact_solution(run.t, geometry.x, exact);
     HostView<Real***> exact_host("host::exact", elements, Eq::nvar, L::nodes);
     Kokkos::deep_copy(exact_host, exact);
-    s.error_variables = conservative_names();
+    s.error_variables = s.state_variables;
     error_norms(host.q, exact_host, weights, volume, comm, s.l2_errors, s.linf_errors);
   }
   for (const auto& d : the_case->diagnostics(host, comm)) s.case_diagnostics.emplace_back(d.name, d.value);
   s.note.clear();
+}
+
+/// The time loop at order N with the equation set the config asks for: dry air with as
+/// many passive tracers as physics.tracers names (one instantiation per count up to
+/// SQUALL_MAX_TRACERS; the config reader refuses more).
+template <int N, int K = 0>
+void run_with_tracers(const RunContext& ctx, int tracers) {
+  if constexpr (K < SQUALL_MAX_TRACERS) {
+    if (tracers > K) return run_with_tracers<N, K + 1>(ctx, tracers);
+  }
+  if (tracers != K) throw InputError("this build carries at most " + std::to_string(K) + " tracers");
+  run_equations<N, physics::DryAir<K>>(ctx);
+}
+
+template <int N>
+void run_dg(const RunContext& ctx) {
+  run_with_tracers<N>(ctx, static_cast<int>(ctx.config.physics.tracers.size()));
 }
 
 }  // namespace squall

@@ -6,7 +6,7 @@
 #include <cstring>
 
 #include "core/reproducible_sum.hpp"
-#include "solver/dg_layout.hpp"
+#include "physics/state.hpp"
 
 namespace squall {
 
@@ -20,15 +20,16 @@ NodeWeights node_weights(const std::vector<double>& lgl, double jacobian) {
   return nw;
 }
 
-std::vector<double> conserved_integrals(const HostSolution& s, const NodeWeights& weights, MPI_Comm comm) {
-  using Eq = dg::Equations;
-  std::vector<ExactSum> sums(Eq::nconserved);
+std::vector<double> conserved_integrals(const HostSolution& s, const std::vector<int>& conserved,
+                                        const NodeWeights& weights, MPI_Comm comm) {
+  const std::size_t nc = conserved.size();
+  std::vector<ExactSum> sums(nc);
   for (size_t e = 0; e < s.q.extent(0); ++e)
     for (size_t n = 0; n < s.q.extent(2); ++n)
-      for (int c = 0; c < Eq::nconserved; ++c) sums[c].add(weights.w[n] * s.q(e, Eq::conserved[c], n));
+      for (std::size_t c = 0; c < nc; ++c) sums[c].add(weights.w[n] * s.q(e, conserved[c], n));
   allreduce(comm, sums);
-  std::vector<double> out(Eq::nconserved);
-  for (int c = 0; c < Eq::nconserved; ++c) out[c] = sums[c].value();
+  std::vector<double> out(nc);
+  for (std::size_t c = 0; c < nc; ++c) out[c] = sums[c].value();
   return out;
 }
 
@@ -70,15 +71,6 @@ std::string state_checksum(const HostSolution& s, MPI_Comm comm) {
   char hex[17];
   std::snprintf(hex, sizeof hex, "%016llx", static_cast<unsigned long long>(global));
   return hex;
-}
-
-const std::vector<std::string>& conservative_names() {
-  static const std::vector<std::string> names = [] {
-    std::vector<std::string> n;
-    for (const auto& f : dg::Equations::conservative_fields) n.emplace_back(f.name);
-    return n;
-  }();
-  return names;
 }
 
 }  // namespace squall

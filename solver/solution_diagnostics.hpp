@@ -19,9 +19,11 @@ struct NodeWeights {
 
 NodeWeights node_weights(const std::vector<double>& lgl_weights, double jacobian);
 
-/// Integrals over the domain of the conserved quantities of the equation set
-/// (dg::Equations::conserved: mass, total energy), identical bits on any rank count.
-std::vector<double> conserved_integrals(const HostSolution& s, const NodeWeights& weights, MPI_Comm comm);
+/// Integrals over the domain of the state variables `conserved` (the equation set's
+/// conserved quantities: mass, total energy, tracer masses), identical bits on any rank
+/// count.
+std::vector<double> conserved_integrals(const HostSolution& s, const std::vector<int>& conserved,
+                                        const NodeWeights& weights, MPI_Comm comm);
 
 /// L2 (sqrt of the domain mean of the squared error) and Linf error of each conservative
 /// variable; `volume` is the domain volume.
@@ -32,8 +34,5 @@ void error_norms(const HostView<Real***>& q, const HostView<Real***>& exact, con
 /// id, combined by XOR over elements, so it depends on the values and global numbering
 /// only, not on which rank holds what.
 std::string state_checksum(const HostSolution& s, MPI_Comm comm);
-
-/// The names of the conservative variables of the equation set, in state order.
-const std::vector<std::string>& conservative_names();
 
 }  // namespace squall

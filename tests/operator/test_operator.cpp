@@ -31,8 +31,21 @@ struct Wavy {
   }
 };
 
-template <int N>
+/// Smooth mixing ratios for tracer k.
+struct WavyTracers {
+  KOKKOS_INLINE_FUNCTION Real operator()(int k, Real x, Real y, Real z) const {
+    return Real(0.5) + Real(0.3) * math::sin(Real(0.004) * (k + 1) * x - Real(0.002) * y + Real(0.005) * z);
+  }
+};
+
+/// A uniform mixing ratio c = 0.3 (tracer k: 0.3 (k + 1)).
+struct UniformTracers {
+  KOKKOS_INLINE_FUNCTION Real operator()(int k, Real, Real, Real) const { return Real(0.3) * (k + 1); }
+};
+
+template <int N, class Eq = Equations>
 struct Setup {
+  static constexpr int nvar = Eq::nvar;
   mesh::Brick brick;
   mesh::LocalMesh mesh;
   Basis<N> basis = Basis<N>::make();
@@ -57,7 +70,7 @@ struct Setup {
     options.gravity = gravity;
     options.split_form = split;
     options.viscosity = viscosity;
-    DgOperator<N> op(mesh, basis, geometry, aux, options, MPI_COMM_WORLD, timers);
+    DgOperator<N, Eq> op(mesh, basis, geometry, aux, options, MPI_COMM_WORLD, timers);
     op(0.0, q, dq);
     // A copy of its own (a mirror of host memory would alias dq).
     HostView<Real***> result("rhs", mesh.element_count(), nvar, Layout<N>::nodes);
@@ -208,22 +221,23 @@ TEST_CASE("the split form agrees with the standard form to truncation error", "[
 }
 
 /// The right-hand side and the largest diffusivity with the given kernel layout.
-template <int N>
-std::pair<HostView<Real***>, Real> rhs_with_layout(Setup<N>& s, OperatorOptions options, KernelLayout layout) {
+template <int N, class Eq>
+std::pair<HostView<Real***>, Real> rhs_with_layout(Setup<N, Eq>& s, OperatorOptions options, KernelLayout layout) {
   options.kernel_layout = layout;
-  DgOperator<N> op(s.mesh, s.basis, s.geometry, s.aux, options, MPI_COMM_WORLD, s.timers);
+  DgOperator<N, Eq> op(s.mesh, s.basis, s.geometry, s.aux, options, MPI_COMM_WORLD, s.timers);
   op(0.0, s.q, s.dq);
-  HostView<Real***> result("rhs", s.mesh.element_count(), nvar, Layout<N>::nodes);
+  HostView<Real***> result("rhs", s.mesh.element_count(), Eq::nvar, Layout<N>::nodes);
   Kokkos::deep_copy(result, op.state_view(s.dq));
   return {result, op.max_diffusivity()};
 }
 
-template <int N>
+template <int N, class Eq = Equations>
 void check_layouts_agree(Real viscosity, Closure closure, bool no_slip) {
   INFO("N = " << N << ", viscosity " << viscosity << ", closure " << static_cast<int>(closure)
-              << (no_slip ? ", no-slip walls" : ""));
-  Setup<N> s({true, true, false});
+              << (no_slip ? ", no-slip walls" : "") << ", tracers " << Eq::ntracers);
+  Setup<N, Eq> s({true, true, false});
   fill_pointwise("test::wavy", Equations{}, s.geometry.x, s.state(), s.aux, physics::grav, Wavy{});
+  fill_tracers("test::tracers", s.geometry.x, s.state(), Eq::ntracers, WavyTracers{});
   OperatorOptions options;
   options.gravity = physics::grav;
   options.split_form = true;
@@ -253,6 +267,7 @@ TEST_CASE("the kernel layouts (elements, nodes) give the same bits", "[operator]
     check_layouts_agree<3>(nu, closure, false);
     check_layouts_agree<4>(15.0, closure, true);
     check_layouts_agree<5>(nu, closure, false);
+    check_layouts_agree<3, physics::DryAir<2>>(15.0, closure, true);  // with tracers
   }
 }
 
@@ -265,7 +280,7 @@ TEST_CASE("the operator reports the largest total diffusivity, subgrid viscosity
     options.prandtl = 0.5;  // kappa = 4
     options.closure = closure;
     options.smagorinsky_cs = 0.5;
-    DgOperator<3> op(s.mesh, s.basis, s.geometry, s.aux, options, MPI_COMM_WORLD, s.timers);
+    DgOperator<3, Equations> op(s.mesh, s.basis, s.geometry, s.aux, options, MPI_COMM_WORLD, s.timers);
     CHECK_FALSE(op.evaluated());
     CHECK(op.max_diffusivity() == 4.0);  // before any call: the molecular one
     op(0.0, s.q, s.dq);
@@ -286,4 +301,54 @@ TEST_CASE("the operator reports the largest total diffusivity, subgrid viscosity
   CHECK(max_diffusivity(uniform, Closure::smagorinsky) == Approx(4.0).epsilon(1e-9));  // no strain, no nu_t
   CHECK(max_diffusivity(wavy, Closure::smagorinsky) > 4.0);      // kappa + nu_t / Pr_t
   CHECK(max_diffusivity(wavy, Closure::vreman) > 4.0);
+}
+
+TEST_CASE("tracers: a uniform mixing ratio stays uniform, tracer mass is conserved, the dry part is untouched",
+          "[operator]") {
+  using Eq = physics::DryAir<2>;
+  constexpr int N = 3;
+  for (const bool split : {false, true})
+    for (const Real viscosity : {0.0, 40.0}) {
+      INFO((split ? "split form" : "standard form") << ", viscosity " << viscosity);
+      // A wavy flow behind walls carrying uniform tracers: d(rho c)/dt = c d(rho)/dt.
+      Setup<N, Eq> s({true, true, false});
+      fill_pointwise("test::wavy", Equations{}, s.geometry.x, s.state(), s.aux, physics::grav, Wavy{});
+      fill_tracers("test::uniform_tracers", s.geometry.x, s.state(), 2, UniformTracers{});
+      const auto dq = s.rhs(physics::grav, split, viscosity);
+      double rho_scale = 0, worst = 0;
+      for (size_t e = 0; e < dq.extent(0); ++e)
+        for (int n = 0; n < Layout<N>::nodes; ++n) {
+          rho_scale = std::max(rho_scale, std::fabs(dq(e, Eq::i_rho, n)));
+          for (int k = 0; k < 2; ++k)
+            worst = std::max(worst, std::fabs(dq(e, Eq::i_tracer + k, n) - 0.3 * (k + 1) * dq(e, Eq::i_rho, n)));
+        }
+      CHECK(rho_scale > 0);
+      CHECK(worst <= 1e-12 * rho_scale);
+      // Wavy tracers: their masses are conserved in the closed box, and the dry part of the
+      // right-hand side is bit for bit the one without tracers.
+      fill_tracers("test::wavy_tracers", s.geometry.x, s.state(), 2, WavyTracers{});
+      const auto wavy = s.rhs(physics::grav, split, viscosity);
+      Setup<N> dry({true, true, false});
+      fill_pointwise("test::wavy", Equations{}, dry.geometry.x, dry.state(), dry.aux, physics::grav, Wavy{});
+      const auto dry_rhs = dry.rhs(physics::grav, split, viscosity);
+      long differing = 0;
+      for (size_t e = 0; e < wavy.extent(0); ++e)
+        for (int v = 0; v < Equations::nvar; ++v)
+          for (int n = 0; n < Layout<N>::nodes; ++n)
+            if (std::memcmp(&wavy(e, v, n), &dry_rhs(e, v, n), sizeof(Real)) != 0) ++differing;
+      CHECK(differing == 0);
+      for (int k = 0; k < 2; ++k) {
+        ExactSum mass;
+        double scale = 0;
+        for (size_t e = 0; e < wavy.extent(0); ++e)
+          for (int n = 0; n < Layout<N>::nodes; ++n) {
+            const auto& b = s.basis;
+            const double w = b.w[Layout<N>::index(n, 0)] * b.w[Layout<N>::index(n, 1)] * b.w[Layout<N>::index(n, 2)];
+            mass.add(w * wavy(e, Eq::i_tracer + k, n));
+            scale += w * std::fabs(wavy(e, Eq::i_tracer + k, n));
+          }
+        CHECK(scale > 0);
+        CHECK(std::fabs(mass.value()) <= 1e-13 * scale);
+      }
+    }
 }

@@ -4,6 +4,9 @@
   check_summary.py bound SUMMARY KEY MAX      |value at KEY| <= MAX (KEY like a.b.c)
   check_summary.py at-least SUMMARY KEY MIN   |value at KEY| >= MIN
   check_summary.py same-checksum SUMMARY...  all state_checksum values are equal
+  check_summary.py same-values A B KEY...     the values at KEY... are bitwise equal in A and B
+  check_summary.py within SUMMARY KEY LO HI [KEY LO HI]...
+                                             LO <= value at KEY <= HI
   check_summary.py reference SUMMARY REF     every "KEY VALUE" line of REF matches
                                              within a relative 1e-9 of that value, or
                                              its round-off floor (below)
@@ -65,6 +68,28 @@ def main(argv):
         value = lookup(summary, key)
         print(f"{key} = {value!r} (at least {least:g} in magnitude)")
         return 0 if abs(value) >= least else 1
+    if mode == "same-values":
+        a, b = load(argv[2]), load(argv[3])
+        failed = 0
+        for key in argv[4:]:
+            va, vb = lookup(a, key), lookup(b, key)
+            ok = va == vb
+            failed += not ok
+            print(f"{'ok  ' if ok else 'FAIL'} {key}: {va!r} {'==' if ok else '!='} {vb!r}")
+        return 1 if failed or len(argv) < 5 else 0
+    if mode == "within":
+        summary, rest = load(argv[2]), argv[3:]
+        if not rest or len(rest) % 3:
+            print(__doc__)
+            return 2
+        failed = 0
+        for i in range(0, len(rest), 3):
+            key, lo, hi = rest[i], float(rest[i + 1]), float(rest[i + 2])
+            value = lookup(summary, key)
+            ok = value is not None and lo <= value <= hi
+            failed += not ok
+            print(f"{'ok  ' if ok else 'FAIL'} {key} = {value!r} (in [{lo:g}, {hi:g}])")
+        return 1 if failed else 0
     if mode == "same-checksum":
         sums = [(path, load(path)["state_checksum"]) for path in argv[2:]]
         for path, checksum in sums:

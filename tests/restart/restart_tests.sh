@@ -27,13 +27,28 @@ equality)
   prun 4 --output r4 --set time.max_steps=120 --restart r4/checkpoint_000080.h5 || fail "restart on 4 ranks"
   $check same-checksum full/summary.json r1/summary.json r4/summary.json || fail "checksums differ"
   ;;
+tracers)
+  # With passive tracers (CASE: tracer_bubble): a restart on another rank count ends in
+  # the same state, and a restart with other tracers is refused (status 2), naming them.
+  prun 2 --output full --set time.max_steps=60 --set output.checkpoint_steps=30 || fail "full run"
+  mkdir -p r3 && cp full/checkpoint_000030.h5 r3/
+  prun 3 --output r3 --set time.max_steps=60 --restart latest || fail "restart on 3 ranks"
+  $check same-checksum full/summary.json r3/summary.json || fail "checksums differ"
+  mkdir -p other && cp full/checkpoint_000030.h5 other/
+  run --output other --set time.max_steps=60 --set 'physics.tracers=["bubble"]' --restart latest > other.log 2>&1
+  status=$?
+  cat other.log
+  [ "$status" = 2 ] || fail "a restart with other tracers exited $status, expected 2"
+  grep -q "physics.tracers must be the same" other.log || fail "the refusal does not name physics.tracers"
+  ;;
 killed)
   # A run killed while writing a checkpoint leaves the previous one whole and usable.
   run --output out --set time.max_steps=80 --set output.checkpoint_steps=40 || fail "first run"
   reference=$(checksum out/summary.json)
   cp -r out ref
-  SQUALL_TEST_DIE_IN_CHECKPOINT=1 run --output out --set time.max_steps=160 --set output.checkpoint_steps=40 \
-    --restart latest && fail "the hook did not kill the run"
+  [ -f "${SQUALL_DIE_IN_CHECKPOINT_LIBRARY:-}" ] || fail "no fault library (SQUALL_DIE_IN_CHECKPOINT_LIBRARY)"
+  LD_PRELOAD=$SQUALL_DIE_IN_CHECKPOINT_LIBRARY run --output out --set time.max_steps=160 \
+    --set output.checkpoint_steps=40 --restart latest && fail "the injected fault did not kill the run"
   ls out/checkpoint_000120.h5.tmp > /dev/null 2>&1 || fail "no partial checkpoint left by the killed run"
   [ -f out/checkpoint_000120.h5 ] && fail "a partial checkpoint was renamed into place"
   run --output out --set time.max_steps=80 --restart latest || fail "restart from the previous checkpoint"

@@ -12,11 +12,12 @@ using namespace squall;
 using namespace squall::physics;
 
 namespace {
-const DryAir eq{};
-using Cons = DryAir::Cons;
-using Grad = DryAir::Grad;
-constexpr int nvar = DryAir::nvar, ngrad = DryAir::ngrad;
-constexpr int i_rho = DryAir::i_rho, i_rhou = DryAir::i_rhou, i_rhoe = DryAir::i_rhoe;
+using Dry = DryAir<0>;
+const Dry eq{};
+using Cons = Dry::Cons;
+using Grad = Dry::Grad;
+constexpr int nvar = Dry::nvar, ngrad = Dry::ngrad;
+constexpr int i_rho = Dry::i_rho, i_rhou = Dry::i_rhou, i_rhoe = Dry::i_rhoe;
 Cons sample(double rho, double u, double v, double w, double T, double phi) {
   return eq.conservative(rho, u, v, w, T, phi);
 }
@@ -38,16 +39,19 @@ TEST_CASE("conservative <-> primitive round trip", "[physics]") {
   CHECK(eq.potential_temperature(300.0, p_0) == 300.0);
   CHECK(eq.sound_speed(300.0) == Approx(std::sqrt(gamma_d * R_d * 300.0)));
   // the derived output fields are the primitives and theta, in their declared order
-  double derived[DryAir::nderived];
+  double derived[Dry::nderived];
   eq.derived(q, phi, derived);
-  CHECK(derived[DryAir::f_rho] == w.rho);
-  CHECK(derived[DryAir::f_u] == w.u[0]);
-  CHECK(derived[DryAir::f_w] == w.u[2]);
-  CHECK(derived[DryAir::f_T] == w.T);
-  CHECK(derived[DryAir::f_p] == w.p);
-  CHECK(derived[DryAir::f_theta] == eq.potential_temperature(w.T, w.p));
-  CHECK(std::string(DryAir::derived_fields[DryAir::f_theta].name) == "theta");
-  CHECK(std::string(DryAir::conservative_fields[i_rhoe].name) == "rhoe");
+  CHECK(derived[Dry::f_rho] == w.rho);
+  CHECK(derived[Dry::f_u] == w.u[0]);
+  CHECK(derived[Dry::f_w] == w.u[2]);
+  CHECK(derived[Dry::f_T] == w.T);
+  CHECK(derived[Dry::f_p] == w.p);
+  CHECK(derived[Dry::f_theta] == eq.potential_temperature(w.T, w.p));
+  const VariableInfo info = Dry::describe({});
+  CHECK(info.derived[Dry::f_theta].name == "theta");
+  CHECK(info.conservative[i_rhoe].name == "rhoe");
+  CHECK(info.conservative.size() == static_cast<size_t>(Dry::nvar));
+  CHECK(info.derived.size() == static_cast<size_t>(Dry::nderived));
 }
 
 TEST_CASE("Rusanov flux is consistent: F*(q, q) = F(q)", "[physics]") {
@@ -118,15 +122,15 @@ TEST_CASE("viscous stress: zero for uniform flow and solid-body rotation, symmet
   const Gradients rotation = gradients({{0, -0.5, 0}, {0.5, 0, 0}, {0, 0, 0}});  // u = -0.5 y, v = 0.5 x
   for (int d = 0; d < 3; ++d)
     for (int v = 0; v < nvar; ++v) {
-      CHECK(eq.viscous_flux(w, none, 10.0, 10.0, d)[v] == 0.0);
-      CHECK(eq.viscous_flux(w, rotation, 10.0, 10.0, d)[v] == 0.0);
+      CHECK(eq.viscous_flux(w, none, 10.0, 10.0, 0.0, d)[v] == 0.0);
+      CHECK(eq.viscous_flux(w, rotation, 10.0, 10.0, 0.0, d)[v] == 0.0);
     }
   const Gradients general = gradients({{0.3, -1.2, 0.4}, {2.0, -0.1, 0.7}, {-0.5, 0.9, 0.2}});
   for (int i = 0; i < 3; ++i)
-    for (int j = 0; j < 3; ++j) CHECK(DryAir::stress(w, general, 5.0, i, j) == DryAir::stress(w, general, 5.0, j, i));
+    for (int j = 0; j < 3; ++j) CHECK(Dry::stress(w, general, 5.0, i, j) == Dry::stress(w, general, 5.0, j, i));
   // trace-free: tau_ii = 0
-  CHECK(DryAir::stress(w, general, 5.0, 0, 0) + DryAir::stress(w, general, 5.0, 1, 1) +
-            DryAir::stress(w, general, 5.0, 2, 2) ==
+  CHECK(Dry::stress(w, general, 5.0, 0, 0) + Dry::stress(w, general, 5.0, 1, 1) +
+            Dry::stress(w, general, 5.0, 2, 2) ==
         Approx(0.0).margin(1e-12));
 }
 
@@ -191,9 +195,9 @@ TEST_CASE("two-point flux: consistent F#(q, q) = F(q), symmetric F#(a, b) = F#(b
     CHECK(ab[i_rho] != f[i_rho]);
   }
   // the stored values of a split point give it back
-  double values[DryAir::nsplit];
-  DryAir::split_values(pb, values);
-  const SplitPoint back = DryAir::split_from([&](int v) { return values[v]; });
+  double values[Dry::nsplit];
+  Dry::split_values(pb, values);
+  const SplitPoint back = Dry::split_from([&](int v) { return values[v]; });
   CHECK(back.rho == pb.rho);
   CHECK(back.u[2] == pb.u[2]);
   CHECK(back.e == pb.e);
@@ -221,7 +225,7 @@ TEST_CASE("free-slip wall: mirror state, only the normal velocity jumps, no visc
     CHECK(f[i_rhoe] == 0.0);
     const Grad jump = FreeSlip{}.gradient_jump(eq, g, w.p, d);
     for (int k = 0; k < ngrad; ++k) CHECK(jump[k] == (k == d ? -g[d] : 0.0));
-    const Cons fw = FreeSlip{}.viscous_flux(eq, eq.viscous_flux(w, heat_gradients(), 5.0, 7.0, d), w.u);
+    const Cons fw = FreeSlip{}.viscous_flux(eq, eq.viscous_flux(w, heat_gradients(), 5.0, 7.0, 0.0, d), w.u);
     for (int v = 0; v < nvar; ++v) CHECK(fw[v] == 0.0);
   }
 }
@@ -233,9 +237,9 @@ TEST_CASE("no-slip adiabatic wall: u* = 0, interior stress, no work, no heat", "
   const NoSlipAdiabatic wall{};
   const Grad jump = wall.gradient_jump(eq, g, w.p, 2);
   for (int i = 0; i < 3; ++i) CHECK(g[i] + jump[i] == 0.0);
-  CHECK(jump[DryAir::g_T] == 0.0);
-  CHECK(jump[DryAir::g_theta] == 0.0);
-  const Cons fv = eq.viscous_flux(w, heat_gradients(), 5.0, 7.0, 2);
+  CHECK(jump[Dry::g_T] == 0.0);
+  CHECK(jump[Dry::g_theta] == 0.0);
+  const Cons fv = eq.viscous_flux(w, heat_gradients(), 5.0, 7.0, 0.0, 2);
   const Cons fw = wall.viscous_flux(eq, fv, w.u);
   CHECK(fw[i_rho] == 0.0);
   for (int i = 0; i < 3; ++i) CHECK(fw[i_rhou + i] == fv[i_rhou + i]);
@@ -250,11 +254,11 @@ TEST_CASE("no-slip isothermal wall: u* = 0, T* = T_wall, the interior heat flux 
   const NoSlipIsothermal wall{310};
   const Grad jump = wall.gradient_jump(eq, g, w.p, 2);
   for (int i = 0; i < 3; ++i) CHECK(g[i] + jump[i] == 0.0);
-  CHECK(g[DryAir::g_T] + jump[DryAir::g_T] == Approx(310.0));
-  CHECK(g[DryAir::g_theta] + jump[DryAir::g_theta] == Approx(310.0 / eq.exner(w.p)));
+  CHECK(g[Dry::g_T] + jump[Dry::g_T] == Approx(310.0));
+  CHECK(g[Dry::g_theta] + jump[Dry::g_theta] == Approx(310.0 / eq.exner(w.p)));
   for (int d = 0; d < 3; ++d) {
     const Gradients heat = heat_gradients();
-    const Cons fv = eq.viscous_flux(w, heat, 5.0, 7.0, d);
+    const Cons fv = eq.viscous_flux(w, heat, 5.0, 7.0, 0.0, d);
     const Cons fw = wall.viscous_flux(eq, fv, w.u);
     CHECK(fw[i_rho] == 0.0);
     for (int i = 0; i < 3; ++i) CHECK(fw[i_rhou + i] == fv[i_rhou + i]);
@@ -292,7 +296,7 @@ TEST_CASE("sources: buoyancy in perturbation form, sponge on momentum only, off 
   const Real high[3] = {0, 0, 950}, low[3] = {0, 0, 100};
   Cons dq{};
   Buoyancy{9.81}.add(eq, q, aux, low, 0.0, dq);
-  CHECK(dq[DryAir::i_rhow] == -(1.2 - 1.0) * 9.81);
+  CHECK(dq[Dry::i_rhow] == -(1.2 - 1.0) * 9.81);
   const RayleighSponge sponge{{800.0, 1000.0, 0.1, 2.0, {1, 0, 0}}};
   Cons s{};
   sponge.add(eq, q, aux, low, 0.0, s);
@@ -306,4 +310,65 @@ TEST_CASE("sources: buoyancy in perturbation form, sponge on momentum only, off 
   NoSource{}.add(eq, q, aux, high, 0.0, none);
   SourcePair<NoSource, NoSource>{}.add(eq, q, aux, high, 0.0, none);
   for (int v = 0; v < nvar; ++v) CHECK(none[v] == 0.0);
+}
+
+TEST_CASE("tracers: passive, advected with the mass flux, diffused down their gradient", "[physics]") {
+  using Wet = DryAir<2>;
+  const Wet eq2{};
+  const Real c[2] = {0.25, 3.0};
+  const Wet::Cons q = eq2.conservative(1.1, 3.0, -4.0, 0.5, 287.3, 500.0, c);
+  const Cons dry = eq.conservative(1.1, 3.0, -4.0, 0.5, 287.3, 500.0);
+  for (int v = 0; v < Dry::nvar; ++v) CHECK(q[v] == dry[v]);  // the dry part is the dry state
+  CHECK(q[Wet::i_tracer] == 1.1 * 0.25);
+  const Wet::Prim w = eq2.primitive(q, 500.0);
+  const Prim wd = eq.primitive(dry, 500.0);
+  CHECK(w.T == wd.T);
+  CHECK(w.p == wd.p);
+  CHECK(w.c[0] == Approx(0.25).epsilon(1e-15));
+  CHECK(w.c[1] == Approx(3.0).epsilon(1e-15));
+  for (int d = 0; d < 3; ++d) {
+    const Wet::Cons f = eq2.flux(q, w, 9.9e4, d);
+    const Cons fd = eq.flux(dry, wd, 9.9e4, d);
+    for (int v = 0; v < Dry::nvar; ++v) CHECK(f[v] == fd[v]);
+    for (int k = 0; k < 2; ++k) CHECK(f[Wet::i_tracer + k] == Approx(c[k] * fd[i_rho]).epsilon(1e-14));
+  }
+  // two-point flux: consistent, symmetric, and a uniform mixing ratio rides on the mass flux exactly
+  const Real c2[2] = {0.25, -1.0};
+  const Wet::Cons b = eq2.conservative(0.9, -5.0, 1.0, 3.0, 280.0, 700.0, c2);
+  const Wet::Prim wb = eq2.primitive(b, 700.0);
+  const Wet::SplitPoint pa = eq2.split_point(q, w, 9.8e4), pb = eq2.split_point(b, wb, 9.7e4);
+  for (int d = 0; d < 3; ++d) {
+    const Wet::Cons aa = eq2.two_point_flux(pa, pa, d), f = eq2.flux(q, w, 9.8e4, d);
+    for (int v = 0; v < Wet::nvar; ++v) CHECK(aa[v] == Approx(f[v]).epsilon(1e-14));
+    const Wet::Cons ab = eq2.two_point_flux(pa, pb, d), ba = eq2.two_point_flux(pb, pa, d);
+    for (int v = 0; v < Wet::nvar; ++v) CHECK(ab[v] == ba[v]);
+    CHECK(ab[Wet::i_tracer] == ab[i_rho] * 0.25);  // both points carry c = 0.25 (to round-off of rho c / rho)
+  }
+  double values[Wet::nsplit];
+  Wet::split_values(pb, values);
+  const Wet::SplitPoint back = Wet::split_from([&](int v) { return values[v]; });
+  CHECK(back.c[1] == pb.c[1]);
+  // gradients and the viscous flux rho D dc/dx_d; walls pass no tracer
+  const Wet::Grad g = eq2.gradient_variables(w);
+  CHECK(g[Wet::g_tracer + 1] == w.c[1]);
+  Wet::Gradients gr{};
+  gr.dc[0][2] = 0.01, gr.dc[1][0] = -0.5;
+  const Wet::Cons fv2 = eq2.viscous_flux(w, gr, 1.0, 1.0, 4.0, 2), fv0 = eq2.viscous_flux(w, gr, 1.0, 1.0, 4.0, 0);
+  CHECK(fv2[Wet::i_tracer] == Approx(w.rho * 4.0 * 0.01));
+  CHECK(fv2[Wet::i_tracer + 1] == 0.0);
+  CHECK(fv0[Wet::i_tracer + 1] == Approx(w.rho * 4.0 * -0.5));
+  for (int k = 0; k < 2; ++k) {
+    CHECK(NoSlipIsothermal{300}.viscous_flux(eq2, fv2, w.u)[Wet::i_tracer + k] == 0.0);
+    CHECK(FreeSlip{}.gradient_jump(eq2, g, w.p, 2)[Wet::g_tracer + k] == 0.0);
+    CHECK(rusanov(eq2, q, FreeSlip{}.outer_state(eq2, q, 2), Aux{1.0, 9.9e4, 500.0}, 2)[Wet::i_tracer + k] == 0.0);
+  }
+  // names
+  const VariableInfo info = Wet::describe({"smoke", "dye"});
+  CHECK(info.conservative[Wet::i_tracer + 1].name == "rho_dye");
+  CHECK(info.derived[Wet::f_tracer].name == "smoke");
+  CHECK(info.budget_names.back() == "dye_mass");
+  CHECK(info.conserved.back() == Wet::i_tracer + 1);
+  double derived[Wet::nderived];
+  eq2.derived(q, 500.0, derived);
+  CHECK(derived[Wet::f_tracer + 1] == w.c[1]);
 }
