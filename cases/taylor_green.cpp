@@ -83,6 +83,10 @@ class TaylorGreenCase : public Case {
     last_time_ = s.time, last_ek_ = ek;
     return {ek, rate, enstrophy};
   }
+  /// The last output's time and E_k, for the dissipation rate between outputs: a
+  /// restart continues with them (else its first rate would be undefined).
+  std::vector<double> saved_state() const override { return {last_time_, last_ek_}; }
+  void restore_state(const std::vector<double>& v) override { last_time_ = v.at(0), last_ek_ = v.at(1); }
 
  private:
   TaylorGreen tg_;

@@ -5,12 +5,17 @@
 /// but the flow (and, with viscosity or a closure, diffusion), so the mass of each is
 /// conserved to round-off, its mixing ratio stays within [0, 1] up to the overshoot of
 /// the DG polynomials, and the bubble tracer's centre of mass rises with the bubble.
+/// With case.emission = E > 0 the first tracer is also emitted where the bubble started,
+/// S = E rho b(x) (b the bubble's initial shape): a source of the case's own, which the
+/// ledger integrates, so the tracer's mass grows by exactly what was emitted.
 /// Diagnostics, per tracer <name>: the nodal minimum and maximum of its mixing ratio,
 /// and the height of its centre of mass above ground, int rho c z / int rho c.
 #include <algorithm>
 #include <cmath>
+#include <cstdio>
 
 #include "cases/rising_bubble.hpp"
+#include "core/error.hpp"
 #include "core/reproducible_sum.hpp"
 
 namespace squall::cases {
@@ -28,13 +33,36 @@ struct BubbleTracers {
   }
 };
 
+/// The emission of the first tracer, S = E rho b(x) at the bubble's initial place.
+struct Emission {
+  BubbleTracers shape;
+  Real rate;  ///< E [1/s]
+  KOKKOS_INLINE_FUNCTION void operator()(Real, const Real* x, const dg::StateView& q, int e, int n, Real* s) const {
+    s[dg::Equations::i_tracer] = rate * q(e, dg::Equations::i_rho, n) * shape(0, x[0], x[1], x[2]);
+  }
+};
+
 class TracerBubble : public RisingBubble {
  public:
   explicit TracerBubble(const Config& c)
       : RisingBubble(c),
         names_(c.physics.tracers),
         tracers_{bubble_.x_c, bubble_.z_c, bubble_.r_c, bubble_.z_ground, c.mesh.domain[2][1] - c.mesh.domain[2][0],
-                 bubble_.y_c, bubble_.sphere} {}
+                 bubble_.y_c, bubble_.sphere},
+        emission_(c.case_.numbers.count("emission") ? c.case_.numbers.at("emission") : 0.0) {
+    char value[32];
+    std::snprintf(value, sizeof value, "%g", emission_);
+    if (!(emission_ >= 0))
+      throw InputError(c.source + ": 'case.emission' = " + value + ": expected a finite number >= 0 (1/s)");
+    if (emission_ > 0 && names_.empty())
+      throw InputError(c.source + ": case.emission = " + value +
+                       " emits the first tracer, and physics.tracers is empty: name at least one");
+  }
+
+  bool has_sources() const override { return emission_ > 0; }
+  void add_sources(const SourceArgs& a) const override {
+    add_case_source("case::tracer_bubble_emission", a, Emission{tracers_, emission_});
+  }
 
   void initialize_tracers(const dg::CoordView& x, const dg::StateView& q, int tracers) const override {
     fill_tracers("case::tracer_bubble", x, q, tracers, tracers_);
@@ -72,6 +100,7 @@ class TracerBubble : public RisingBubble {
  private:
   std::vector<std::string> names_;
   BubbleTracers tracers_;
+  Real emission_;
 };
 
 }  // namespace

@@ -4,6 +4,7 @@
 /// everything else. Defaults and descriptions live in io/config_keys.cpp alone: the
 /// members here are zero until the reader fills them.
 #include <array>
+#include <map>
 #include <string>
 #include <vector>
 
@@ -11,6 +12,9 @@ namespace squall {
 
 struct CaseConfig {
   std::string name;
+  /// The case's own keys (registered by the case, documented by `squall check
+  /// --list-keys`), case.<key> = number, defaults filled in.
+  std::map<std::string, double> numbers;
 };
 
 struct MeshConfig {

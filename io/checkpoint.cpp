@@ -201,7 +201,8 @@ std::string write_checkpoint(const std::string& dir, MPI_Comm comm, const Checkp
 }
 
 CheckpointMeta read_checkpoint_meta(const std::string& path, MPI_Comm comm,
-                                    const std::vector<std::string>& ledger_names, const std::string& variables) {
+                                    const std::vector<std::string>& ledger_names,
+                                    const std::function<void(const CheckpointMeta&)>& check_text) {
   quiet_hdf5();
   const Checker<InputError> check{path};
   if (!std::filesystem::is_regular_file(path)) throw InputError("no checkpoint file '" + path + "'");
@@ -212,9 +213,7 @@ CheckpointMeta read_checkpoint_meta(const std::string& path, MPI_Comm comm,
   for (const auto& name : ledger_names) m.ledger.emplace_back(name, 0.0);
   const hid_t f = file.get();
   for (const auto& [name, value] : string_attributes(m)) *value = get_string(check, f, name);
-  if (m.variables != variables)
-    throw InputError("refusing checkpoint '" + path + "': it holds the variables " + m.variables +
-                     ", the config's run has " + variables + " (physics.tracers must be the same)");
+  check_text(m);
   for (const auto& a : numeric_attributes(m)) {
     // the stored size must be the expected one: a damaged or foreign file is refused
     Handle attribute(check(H5Aopen(f, a.name, H5P_DEFAULT), a.name), H5Aclose);

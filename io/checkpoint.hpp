@@ -10,6 +10,7 @@
 #include <mpi.h>
 
 #include <array>
+#include <functional>
 #include <string>
 #include <utility>
 #include <vector>
@@ -49,10 +50,12 @@ std::string write_checkpoint(const std::string& dir, MPI_Comm comm, const Checkp
 
 /// Reads the metadata (collective); InputError naming the file when it is not a
 /// complete Squall checkpoint.
-/// The metadata of `path`, with the ledger values named in `ledger_names`; InputError
-/// when the file holds other state variables than `variables`.
+/// The metadata of `path`, with the ledger values named in `ledger_names`. The text
+/// attributes (case, version, variables, ...) are read first and handed to `check`,
+/// which may refuse the file before the numbers are read.
 CheckpointMeta read_checkpoint_meta(const std::string& path, MPI_Comm comm,
-                                    const std::vector<std::string>& ledger_names, const std::string& variables);
+                                    const std::vector<std::string>& ledger_names,
+                                    const std::function<void(const CheckpointMeta&)>& check);
 
 /// Reads this rank's block of the state (collective); InputError on failure.
 void read_checkpoint_state(const std::string& path, MPI_Comm comm, const CheckpointBlock& block,

@@ -45,9 +45,12 @@ std::vector<KeySpec> boundary_keys() {
   return keys;
 }
 
-}  // namespace
+std::vector<KeySpec>& case_keys() {
+  static std::vector<KeySpec> keys;
+  return keys;
+}
 
-const std::vector<KeySpec>& config_keys() {
+std::vector<KeySpec> catalogue() {
   // clang-format off
   static const std::vector<KeySpec> keys{
     {"case", "name", "\"rising_bubble\"", "the name of a built-in case (see `squall cases`)",
@@ -117,16 +120,31 @@ const std::vector<KeySpec>& config_keys() {
      "number of newest checkpoints kept in the output directory; older ones are deleted"},
   };
   // clang-format on
-  static const std::vector<KeySpec> all = [] {
-    std::vector<KeySpec> k = keys;
-    for (const auto& b : boundary_keys()) k.push_back(b);
-    for (const auto& a : after_boundary) k.push_back(a);
-    return k;
-  }();
+  std::vector<KeySpec> k{keys.front()};  // case.name, then the cases' own keys
+  for (const auto& c : case_keys()) k.push_back(c);
+  for (std::size_t i = 1; i < keys.size(); ++i) k.push_back(keys[i]);
+  for (const auto& b : boundary_keys()) k.push_back(b);
+  for (const auto& a : after_boundary) k.push_back(a);
+  return k;
+}
+
+std::vector<KeySpec>& current() {
+  static std::vector<KeySpec> all = catalogue();
   return all;
 }
 
+}  // namespace
 
+const std::vector<KeySpec>& config_keys() { return current(); }
+
+void register_case_keys(const std::vector<KeySpec>& keys) {
+  for (const auto& k : keys) {
+    bool known = false;
+    for (const auto& c : case_keys()) known |= std::string(c.name) == k.name && std::string(c.owner) == k.owner;
+    if (!known) case_keys().push_back(k);
+  }
+  current() = catalogue();
+}
 
 std::string full_name(const KeySpec& key) {
   return std::string(key.section) + "." + key.name;

@@ -26,6 +26,7 @@ constexpr long long max_elements = 1LL << 28;
 struct Located {
   const toml::node* node = nullptr;
   std::string origin;
+  bool is_default = false;  ///< neither the file nor a --set gave it
 };
 
 struct Override {
@@ -170,12 +171,12 @@ class Values {
   Located at(const KeySpec& key) {
     const std::string full = full_name(key);
     if (auto it = overrides_.find(full); it != overrides_.end())
-      return {it->second.holder.get("v"), it->second.origin};
+      return {it->second.holder.get("v"), it->second.origin, false};
     if (const toml::node* node = root_.at_path(full).node())
-      return {node, line_of(source_, *node)};
+      return {node, line_of(source_, *node), false};
     auto& d = defaults_[full];
     d = toml::parse(std::string("v = ") + key.default_toml);
-    return {d.get("v"), "default of " + full};
+    return {d.get("v"), "default of " + full, true};
   }
 
  private:
@@ -256,7 +257,7 @@ void read_tracers(Values& values, Config& c) {
   std::vector<std::string> names;
   for (const auto& item : *a) {
     if (!item.is_string()) fail(v, full_name(k), k.expected);
-    const std::string name = item.value<std::string>().value();
+    const std::string name = item.as_string()->get();
     bool ok = !name.empty() && std::isalpha(static_cast<unsigned char>(name[0]));
     for (char ch : name) ok = ok && (std::isalnum(static_cast<unsigned char>(ch)) || ch == '_');
     if (!ok)
@@ -356,6 +357,18 @@ Config parse_config(const std::string& text, const std::string& source,
       throw InputError(v.origin + ": 'case.name' = \"" + c.case_.name +
                        "\": no such case; built-in cases: " + known);
     }
+  }
+  // The case's own keys: numbers, with their defaults; another case's keys are refused.
+  for (const KeySpec& k : config_keys()) {
+    if (!k.owner) continue;
+    const Located v = values.at(k);
+    if (c.case_.name != k.owner) {
+      if (!v.is_default)
+        fail(v, full_name(k), std::string("nothing: it is a key of case ") + k.owner + ", and case.name = \"" +
+                                  c.case_.name + "\"");
+      continue;
+    }
+    c.case_.numbers[k.name] = get_number(v, k);
   }
   {
     const KeySpec& k = spec("mesh", "elements");

@@ -29,7 +29,6 @@ class HaloExchange {
 
   const DeviceView<Real**>& send_buffer() const { return send_; }
   const DeviceView<Real**>& recv_buffer() const { return recv_; }
-  int values_per_face() const { return values_per_face_; }
 
   /// Starts all sends and receives. Waits for outstanding kernels first (they may still
   /// be writing the send buffer).

@@ -50,7 +50,6 @@ class LocalMesh {
   LocalMesh(const Brick& brick, const CartesianPartition& partition, int rank);
 
   const Brick& brick() const { return brick_; }
-  const CartesianPartition& partition() const { return partition_; }
   int rank() const { return rank_; }
 
   int element_count() const { return static_cast<int>(global_elements_.size()); }

@@ -11,6 +11,9 @@
 
 #include "core/config.hpp"
 #include "core/types.hpp"
+#include "io/config_keys.hpp"
+#include "physics/boundary_conditions.hpp"
+#include "solver/case_source.hpp"
 #include "solver/dg_layout.hpp"
 
 namespace squall {
@@ -59,6 +62,20 @@ class Case {
   /// The exact conservative state at time t (only where has_exact_solution()).
   virtual void exact_solution(Real /*t*/, const dg::CoordView& /*x*/,
                               const dg::StateView& /*q*/) const {}
+  /// The kind of each wall: the config's ([boundary]) unless the case says otherwise.
+  virtual physics::Walls walls(const physics::Walls& configured) const { return configured; }
+  /// Whether the case adds sources of its own (add_sources).
+  virtual bool has_sources() const { return false; }
+  /// dq += the case's sources, in every right-hand side, after the operator's own
+  /// (buoyancy, sponge): a kernel launched with add_case_source (solver/case_source.hpp),
+  /// which also reports what the sources add to the conserved quantities.
+  virtual void add_sources(const SourceArgs& /*a*/) const {}
+  /// After every time step, with the new state (collective).
+  virtual void post_step(Real /*t*/, const dg::StateView& /*q*/, MPI_Comm /*comm*/) {}
+  /// Numbers the case carries from output to output, kept in checkpoints so that a
+  /// restart continues with them (restore_state gets back what saved_state gave).
+  virtual std::vector<double> saved_state() const { return {}; }
+  virtual void restore_state(const std::vector<double>& /*values*/) {}
   /// Extra diagnostics.csv columns of this case, written at every output.
   virtual std::vector<std::string> time_series_columns() const { return {}; }
   /// Their values for the current solution (collective over comm).
@@ -74,6 +91,9 @@ struct CaseInfo {
   std::string name;
   std::string description;  ///< one line, shown by `squall cases`
   std::unique_ptr<Case> (*make)(const Config&) = nullptr;
+  /// The case's own config keys, [case] section, owner = name; their values reach the
+  /// case as config.case_.numbers.
+  std::vector<io::KeySpec> keys{};
 };
 
 }  // namespace squall

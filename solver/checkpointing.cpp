@@ -23,12 +23,14 @@ io::CheckpointBlock block_of(const mesh::LocalMesh& mesh, const HostSolution& ho
 /// Attribute names of the ledger: initial_<quantity>, boundary_<quantity> for each
 /// conserved quantity (initial_mass, boundary_mass, initial_energy, boundary_energy,
 /// initial_<tracer>_mass, ...).
-std::vector<std::string> ledger_names(const physics::VariableInfo& info) {
+/// Then case_state_<i> for each number the case keeps (Case::saved_state).
+std::vector<std::string> ledger_names(const physics::VariableInfo& info, std::size_t case_values) {
   std::vector<std::string> names;
   for (const auto& quantity : info.budget_names) {
     names.push_back("initial_" + quantity);
     names.push_back("boundary_" + quantity);
   }
+  for (std::size_t i = 0; i < case_values; ++i) names.push_back("case_state_" + std::to_string(i));
   return names;
 }
 
@@ -53,11 +55,13 @@ std::string save_checkpoint(const std::string& dir, MPI_Comm comm, const Config&
   m.step = state.step;
   m.output_count = state.output_count;
   m.dt = state.dt;
-  const auto names = ledger_names(info);
-  for (std::size_t c = 0; c < info.budget_names.size(); ++c) {
+  const auto names = ledger_names(info, state.case_state.size());
+  const std::size_t nc = info.budget_names.size();
+  for (std::size_t c = 0; c < nc; ++c) {
     m.ledger.emplace_back(names[2 * c], state.initial[c]);
     m.ledger.emplace_back(names[2 * c + 1], state.boundary_inflow[c]);
   }
+  for (std::size_t i = 0; i < state.case_state.size(); ++i) m.ledger.emplace_back(names[2 * nc + i], state.case_state[i]);
   m.max_diffusivity = state.max_diffusivity;
   m.case_name = case_name;
   m.variables = variables_of(info);
@@ -77,12 +81,19 @@ std::string save_checkpoint(const std::string& dir, MPI_Comm comm, const Config&
 }
 
 RunState load_checkpoint(const std::string& path, MPI_Comm comm, const Config& config, const std::string& case_name,
-                         const mesh::LocalMesh& mesh, const physics::VariableInfo& info, HostSolution& host) {
-  const io::CheckpointMeta m = io::read_checkpoint_meta(path, comm, ledger_names(info), variables_of(info));
+                         const mesh::LocalMesh& mesh, const physics::VariableInfo& info, std::size_t case_values,
+                         HostSolution& host) {
   const auto refuse = [&](const std::string& why) {
     throw InputError("refusing checkpoint '" + path + "': " + why);
   };
-  if (m.case_name != case_name) refuse("it is of case '" + m.case_name + "', the config runs '" + case_name + "'");
+  const io::CheckpointMeta m =
+      io::read_checkpoint_meta(path, comm, ledger_names(info, case_values), [&](const io::CheckpointMeta& text) {
+        if (text.case_name != case_name)
+          refuse("it is of case '" + text.case_name + "', the config runs '" + case_name + "'");
+        if (text.variables != variables_of(info))
+          refuse("it holds the variables " + text.variables + ", the config's run has " + variables_of(info) +
+                 " (physics.tracers must be the same)");
+      });
   if (m.order != config.dg.order)
     refuse("it has dg.order = " + std::to_string(m.order) + ", the config " + std::to_string(config.dg.order));
   if (m.elements != config.mesh.elements)
@@ -100,12 +111,14 @@ RunState load_checkpoint(const std::string& path, MPI_Comm comm, const Config& c
   s.step = m.step;
   s.output_count = m.output_count;
   s.dt = m.dt;
-  s.initial.assign(info.budget_names.size(), 0.0);
-  s.boundary_inflow.assign(info.budget_names.size(), 0.0);
-  for (std::size_t c = 0; c < info.budget_names.size(); ++c) {
+  const std::size_t nc = info.budget_names.size();
+  s.initial.assign(nc, 0.0);
+  s.boundary_inflow.assign(nc, 0.0);
+  for (std::size_t c = 0; c < nc; ++c) {
     s.initial[c] = m.ledger[2 * c].second;
     s.boundary_inflow[c] = m.ledger[2 * c + 1].second;
   }
+  for (std::size_t i = 0; i < case_values; ++i) s.case_state.push_back(m.ledger[2 * nc + i].second);
   s.max_diffusivity = m.max_diffusivity;
   return s;
 }

@@ -23,6 +23,7 @@ struct RunState {
   /// integral at t = 0, and what entered through the walls since (time integral of the
   /// boundary rates, with the integrator's weights).
   std::vector<double> initial, boundary_inflow;
+  std::vector<double> case_state;  ///< Case::saved_state()
   double max_diffusivity = 0;  ///< largest nu + nu_t of the last stage, for the next dt
 };
 
@@ -36,7 +37,8 @@ std::string save_checkpoint(const std::string& dir, MPI_Comm comm, const Config&
 /// mesh, domain, periodicity) and that the data match their checksum. Collective;
 /// InputError (exit status 2) when the file is refused.
 RunState load_checkpoint(const std::string& path, MPI_Comm comm, const Config& config, const std::string& case_name,
-                         const mesh::LocalMesh& mesh, const physics::VariableInfo& info, HostSolution& host);
+                         const mesh::LocalMesh& mesh, const physics::VariableInfo& info, std::size_t case_values,
+                         HostSolution& host);
 
 /// A run that starts at `start_step`, from the checkpoint `restart_path` or ("") from its
 /// initial state, moves the checkpoints in `dir` with a later step (all of them for a

@@ -13,12 +13,14 @@
 /// low face). Every face flux is computed once, from the (minus, plus) order of the
 /// global mesh, and written to exactly one slot per element face, so the right-hand side
 /// has no atomics and does not depend on the partition.
+#include <functional>
 #include <memory>
 
 #include "core/timers.hpp"
 #include "mesh/halo_exchange.hpp"
 #include "mesh/local_mesh.hpp"
 #include "solver/basis.hpp"
+#include "solver/case_source.hpp"
 #include "solver/dg_layout.hpp"
 #include "solver/geometry.hpp"
 #include "solver/time_integrator.hpp"
@@ -102,6 +104,8 @@ struct OperatorOptions {
   bool sponge = false;                  ///< Rayleigh damping near the top
   physics::Sponge sponge_layer{};
   physics::Walls walls{};  ///< kind (and temperature) of each wall
+  /// A case's own sources (Case::add_sources), or empty.
+  std::function<void(const SourceArgs&)> case_sources;
   /// Viscous phases run when there is a molecular viscosity or a subgrid model.
   bool viscous() const { return viscosity > 0 || closure != Closure::constant; }
 };
@@ -127,10 +131,11 @@ class DgOperator {
   /// dq = rhs(t, q). Collective (halo exchange).
   void operator()(Real t, const FlatView& q, const FlatView& dq);
 
-  /// Rates at which the conserved quantities (Eq::conserved: mass, energy, tracers) enter
-  /// through the walls in the last call [kg/s, J/s], summed over ranks exactly. The time
-  /// integrator integrates them with the state's weights, for the budgets.
-  const double* boundary_rates_of_last_call() const { return boundary_rates_; }
+  /// Rates at which the conserved quantities (Eq::conserved: mass, energy, tracers)
+  /// changed in the last call through what crossed the walls and what sources added
+  /// [kg/s, J/s], summed over ranks exactly. The time integrator integrates them with the
+  /// state's weights, for the budgets.
+  const double* ledger_rates_of_last_call() const { return ledger_rates_; }
 
   /// Largest total diffusivity max(nu + nu_t, kappa + kappa_t, D + D_t) [m^2 s^-1] over this
   /// rank's nodes in the last call (subgrid models included), for the explicit
@@ -199,7 +204,11 @@ class DgOperator {
   physics::Sponge sponge_layer_;
   physics::Walls walls_;
   bool walls_anywhere_ = false;  ///< some direction is not periodic
-  double boundary_rates_[Eq::nconserved] = {};
+  double ledger_rates_[Eq::nconserved] = {};
+  std::function<void(const SourceArgs&)> case_sources_;
+  DeviceView<Real*> node_weights_;     ///< quadrature weight times Jacobian per volume node (case sources)
+  DeviceView<int*> conserved_;         ///< Eq::conserved(c) (case sources)
+  DeviceView<Real**> element_rates_;   ///< (element, conserved quantity) (case sources)
   Real max_diffusivity_ = 0;
   bool evaluated_ = false;
   MPI_Comm comm_;

@@ -29,6 +29,25 @@ KOKKOS_INLINE_FUNCTION void store_gradient_variables(const Eq& eq, const DeviceV
   for (int k = 0; k < Eq::ngrad; ++k) g(e, k, n) = v[k];
 }
 
+/// What every volume kernel forms first at a node: its state, aux values and primitive
+/// variables, and (for the viscous phases) its gradient variables, stored into g.
+template <class Eq>
+struct NodePoint {
+  typename Eq::Cons q;
+  physics::Aux a;
+  typename Eq::Prim w;
+};
+template <class Eq>
+KOKKOS_INLINE_FUNCTION NodePoint<Eq> pointwise_pass(const Eq& eq, const StateView& q, const AuxView& aux,
+                                                    const DeviceView<Real***>& g, int e, int n, bool theta) {
+  NodePoint<Eq> p;
+  p.q = load<Eq>(q, e, n);
+  p.a = load_aux(aux, e, n);
+  p.w = eq.primitive(p.q, p.a.phi);
+  store_gradient_variables(eq, g, e, n, p.w, theta);
+  return p;
+}
+
 /// The Rusanov surface terms F* - F of both sides of the interior face normal to D
 /// between elements em (minus) and ep (plus), at face node m. The minus side's own flux
 /// comes with F* (same reference state); the plus side's is formed with its own node's
@@ -70,6 +89,7 @@ DgOperator<N, Eq>::DgOperator(const mesh::LocalMesh& mesh, const Basis<N>& basis
       theta_diffusion_(options.theta_diffusion),
       sponge_layer_(options.sponge_layer),
       walls_(options.walls),
+      case_sources_(options.case_sources),
       comm_(comm),
       x_(geometry.x),
       aux_(aux),
@@ -130,6 +150,18 @@ DgOperator<N, Eq>::DgOperator(const mesh::LocalMesh& mesh, const Basis<N>& basis
   wall_flux_ = DeviceView<Real***>("dg::wall_flux", nb, Eq::nconserved, L::face_nodes);
   wall_rates_ = DeviceView<Real**>("dg::wall_rates", nb, Eq::nconserved);
   halo_ = std::make_unique<mesh::HaloExchange>(mesh, nvar * L::face_nodes, comm);
+  if (case_sources_) {
+    node_weights_ = DeviceView<Real*>("dg::node_weights", L::nodes);
+    conserved_ = DeviceView<int*>("dg::conserved", Eq::nconserved);
+    element_rates_ = DeviceView<Real**>("dg::element_source_rates", elements_, Eq::nconserved);
+    const auto wh = Kokkos::create_mirror_view(node_weights_);
+    const auto ch = Kokkos::create_mirror_view(conserved_);
+    for (int n = 0; n < L::nodes; ++n)
+      wh(n) = basis.w[L::index(n, 0)] * basis.w[L::index(n, 1)] * basis.w[L::index(n, 2)] * geometry.jacobian;
+    for (int c = 0; c < Eq::nconserved; ++c) ch(c) = Eq::conserved(c);
+    Kokkos::deep_copy(node_weights_, wh);
+    Kokkos::deep_copy(conserved_, ch);
+  }
   if (viscous_) {
     gvars_ = DeviceView<Real***>("dg::gradient_variables", elements_, Eq::ngrad, L::nodes);
     grad_surface_ = DeviceView<Real****>("dg::gradient_surface", elements_, 6, Eq::ngrad, L::face_nodes);
@@ -168,6 +200,7 @@ DgOperator<N, Eq>::DgOperator(const mesh::LocalMesh& mesh, const Basis<N>& basis
 template <int N, class Eq>
 void DgOperator<N, Eq>::operator()(Real t, const FlatView& q_flat, const FlatView& dq_flat) {
   const StateView q = state_view(q_flat), dq = state_view(dq_flat);
+  for (double& r : ledger_rates_) r = 0;
   // 1. Start the halo exchange: this rank's traces on MPI faces go out.
   start_halo_exchange(q);
   // 2. Volume integral (overlaps the exchange).
@@ -194,7 +227,7 @@ void DgOperator<N, Eq>::operator()(Real t, const FlatView& q_flat, const FlatVie
     }
     viscous_fluxes_remote(q);
   }
-  // 7. What crossed the walls, for the conservation ledger.
+  // 7. What crossed the walls, for the conservation ledger (sources add theirs in 9).
   boundary_rates();
   // 8. Surface lift: face corrections into the end nodes.
   surface_lift(dq);
@@ -232,19 +265,16 @@ void DgOperator<N, Eq>::volume_integral(const StateView& q, const StateView& dq)
   // Everything the later phases need of each node's primitive state, in one pass:
   // fluxes (standard form), split-form points, and the variables whose gradients BR1 lifts.
   parallel_for("dg::volume_flux", elements_, L::nodes, KOKKOS_LAMBDA(const int e, const int n) {
-    const Cons s = load<Eq>(q, e, n);
-    const physics::Aux a = load_aux(aux, e, n);
-    const typename Eq::Prim w = eq.primitive(s, a.phi);
-    store_gradient_variables(eq, g, e, n, w, theta);
+    const NodePoint<Eq> p = pointwise_pass(eq, q, aux, g, e, n, theta);
     if (F.extent(0) > 0) {
       for (int d = 0; d < 3; ++d) {
-        const Cons f = eq.flux(s, w, a.p_ref, d);
+        const Cons f = eq.flux(p.q, p.w, p.a.p_ref, d);
         for (int v = 0; v < nvar; ++v) F(e, d * nvar + v, n) = f[v];
       }
     }
     if (P.extent(0) > 0) {
       Real values[Eq::nsplit];
-      Eq::split_values(eq.split_point(s, w, a.p_ref), values);
+      Eq::split_values(eq.split_point(p.q, p.w, p.a.p_ref), values);
       for (int v = 0; v < Eq::nsplit; ++v) P(e, v, n) = values[v];
     }
   });
@@ -344,12 +374,9 @@ void DgOperator<N, Eq>::volume_integral_split_lines(const StateView& q, const St
     // order), y lines (a = j, t = i + n1 k) and x lines (a = i, t = j + n1 k).
     LineMajor<N, ns> pz, py, px;
     for (int n = 0; n < L::nodes; ++n) {
-      const Cons s = load<Eq>(q, e, n);
-      const physics::Aux a = load_aux(aux, e, n);
-      const typename Eq::Prim w = eq.primitive(s, a.phi);
-      store_gradient_variables(eq, g, e, n, w, theta);
+      const NodePoint<Eq> p = pointwise_pass(eq, q, aux, g, e, n, theta);
       Real values[ns];
-      Eq::split_values(eq.split_point(s, w, a.p_ref), values);
+      Eq::split_values(eq.split_point(p.q, p.w, p.a.p_ref), values);
       const int i = n % n1, j = (n / n1) % n1, k = n / lines;
       for (int v = 0; v < ns; ++v) {
         pz[v][k][i + n1 * j] = values[v];
@@ -521,7 +548,7 @@ void DgOperator<N, Eq>::boundary_rates() {
   for (int f = 0; f < nb; ++f)
     for (int c = 0; c < Eq::nconserved; ++c) sums[c].add(host(f, c));
   allreduce(comm_, sums);
-  for (int c = 0; c < Eq::nconserved; ++c) boundary_rates_[c] = sums[c].value();
+  for (int c = 0; c < Eq::nconserved; ++c) ledger_rates_[c] += sums[c].value();
 }
 
 template <int N, class Eq>
@@ -566,6 +593,7 @@ void DgOperator<N, Eq>::sources(Real t, const StateView& q, const StateView& dq)
     with_sponge(buoyancy);
   else if (sponge_)
     add_sources(t, q, dq, sponge);
+  if (case_sources_) case_sources_({t, q, dq, aux_, x_, node_weights_, conserved_, element_rates_, comm_, ledger_rates_});
 }
 
 template <int N, class Eq>

@@ -12,6 +12,27 @@
 
 namespace squall::dg {
 
+/// BR1's correction of one side of a face for a lifted variable: {g} - g_own =
+/// (g_other - g_own) / 2. Every face kernel and the fused lifting use it.
+KOKKOS_INLINE_FUNCTION Real half_jump(Real own, Real other) { return 0.5 * (other - own); }
+
+/// The central viscous flux less one side's own: {F_v} - F_v,own.
+KOKKOS_INLINE_FUNCTION Real central_minus_own(Real own, Real other) { return 0.5 * (own + other) - own; }
+
+/// The viscous divergence at node (i, j, k) of component v: sum_d (2/h_d) D F_v,d along
+/// d, the directions in order 0, 1, 2 (fv(e, vflux_index(d, v), node): a View or a local
+/// accessor). The node layout's kernel and the element layout's whole-element method
+/// use it; the plane method forms the same sums in two parts (ViscousElementKernel).
+template <class Eq, int N, class F>
+KOKKOS_INLINE_FUNCTION Real viscous_divergence(const Basis<N>& b, const F& fv, int e, int v, int i, int j, int k,
+                                               Real s0, Real s1, Real s2) {
+  Real sum = 0;  // literal directions: no runtime index
+  sum += s0 * derivative_at(b, fv, e, vflux_index<Eq>(0, v), i, j, k, 0);
+  sum += s1 * derivative_at(b, fv, e, vflux_index<Eq>(1, v), i, j, k, 1);
+  sum += s2 * derivative_at(b, fv, e, vflux_index<Eq>(2, v), i, j, k, 2);
+  return sum;
+}
+
 template <int N, class Eq>
 KOKKOS_INLINE_FUNCTION Real ViscousTraces<N, Eq>::operator()(int e, int lf, int v, int m) const {
   if (by_face) return faces(e, lf, v - Eq::first_viscous, m);
@@ -31,9 +52,9 @@ void DgOperator<N, Eq>::gradients_local() {
                  const int em = faces(f, 0), ep = faces(f, 1), d = faces(f, 2);
                  const int nm = L::volume_node_of(m, 2 * d + 1), np = L::volume_node_of(m, 2 * d);
                  for (int k = 0; k < Eq::ngrad; ++k) {
-                   const Real half_jump = 0.5 * (g(ep, k, np) - g(em, k, nm));
-                   SG(em, 2 * d + 1, k, m) = half_jump;   // {g} - g_minus
-                   SG(ep, 2 * d, k, m) = -half_jump;      // {g} - g_plus
+                   const Real h = half_jump(g(em, k, nm), g(ep, k, np));
+                   SG(em, 2 * d + 1, k, m) = h;   // {g} - g_minus
+                   SG(ep, 2 * d, k, m) = -h;      // {g} - g_plus
                  }
                });
 }
@@ -55,7 +76,7 @@ void DgOperator<N, Eq>::gradients_remote(const StateView& q) {
                  Cons outer;
                  for (int v = 0; v < nvar; ++v) outer[v] = recv(f, v * L::face_nodes + m);
                  const typename Eq::Grad go = eq.gradient_variables(eq.primitive(outer, aux(e, Eq::a_phi, n)), theta);
-                 for (int k = 0; k < Eq::ngrad; ++k) SG(e, lf, k, m) = 0.5 * (go[k] - g(e, k, n));
+                 for (int k = 0; k < Eq::ngrad; ++k) SG(e, lf, k, m) = half_jump(g(e, k, n), go[k]);
                });
   for (int wall = 0; wall < 6; ++wall)
     if (wall_begin_[wall + 1] > wall_begin_[wall])
@@ -132,9 +153,10 @@ KOKKOS_INLINE_FUNCTION void lift_gradient_along(const Basis<N>& b, const G& g, c
       const int n = L::node(i, j, k);
       const int across = D == 0 ? L::node(N - i, j, k) : D == 1 ? L::node(i, N - j, k) : L::node(i, j, N - k);
       for (int c = 0; c < Eq::ngrad; ++c) {
-        const Real half_jump = index == N ? 0.5 * (g(other, c, across) - g(e, c, n))   // e is the minus side
-                                          : 0.5 * (g(e, c, n) - g(other, c, across));  // e is the plus side
-        extra[c] = sign * lift * (index == N ? half_jump : -half_jump);
+        // as gradients_local forms it: h of the minus side, -h on the plus side
+        const Real h = index == N ? half_jump(g(e, c, n), g(other, c, across))   // e is the minus side
+                                  : half_jump(g(other, c, across), g(e, c, n));  // e is the plus side
+        extra[c] = sign * lift * (index == N ? h : -h);
       }
     } else {
       const int m = D == 0 ? j + (N + 1) * k : D == 1 ? i + (N + 1) * k : i + (N + 1) * j;  // its face node
@@ -298,13 +320,7 @@ struct ViscousElementKernel {
       for (int j = 0; j < n1; ++j)
         for (int i = 0; i < n1; ++i) {
           const int n = L::node(i, j, k);
-          for (int v = first_viscous; v < nvar; ++v) {
-            Real sum = 0;  // as in viscous_fluxes_local's node layout
-            sum += s0 * derivative_at(b, local, e, vflux_index<Eq>(0, v), i, j, k, 0);
-            sum += s1 * derivative_at(b, local, e, vflux_index<Eq>(1, v), i, j, k, 1);
-            sum += s2 * derivative_at(b, local, e, vflux_index<Eq>(2, v), i, j, k, 2);
-            dq(e, v, n) += sum;
-          }
+          for (int v = first_viscous; v < nvar; ++v) dq(e, v, n) += viscous_divergence<Eq>(b, local, e, v, i, j, k, s0, s1, s2);
         }
     return largest;
   }
@@ -344,7 +360,7 @@ struct ViscousElementKernel {
       for (int j = 0; j < n1; ++j)
         for (int i = 0; i < n1; ++i)
           for (int v = 0; v < nvflux; ++v) {
-            Real sum = 0;  // as in viscous_fluxes_local's node layout
+            Real sum = 0;  // viscous_divergence, in two parts
             sum += s0 * derivative_at(b, in_x, e, v, i, j, k, 0);
             sum += s1 * derivative_at(b, in_y, e, v, i, j, k, 1);
             partial[v][L::node(i, j, k)] = sum;
@@ -413,13 +429,7 @@ void DgOperator<N, Eq>::viscous_fluxes_local(const StateView& q, const StateView
     parallel_for_nodes<L::n1>("dg::viscous_volume", elements_,
                              KOKKOS_LAMBDA(const int e, const int i, const int j, const int k) {
       const int n = L::node(i, j, k);
-      for (int v = first_viscous; v < nvar; ++v) {
-        Real sum = 0;  // the directions in order, as literal constants (no runtime index)
-        sum += s0 * derivative_at(b, FV, e, vflux_index<Eq>(0, v), i, j, k, 0);
-        sum += s1 * derivative_at(b, FV, e, vflux_index<Eq>(1, v), i, j, k, 1);
-        sum += s2 * derivative_at(b, FV, e, vflux_index<Eq>(2, v), i, j, k, 2);
-        dq(e, v, n) += sum;
-      }
+      for (int v = first_viscous; v < nvar; ++v) dq(e, v, n) += viscous_divergence<Eq>(b, FV, e, v, i, j, k, s0, s1, s2);
     });
   }
   // Faces: the surface term of the total flux F - F_v gets -(F_v* - F_v).
@@ -428,9 +438,8 @@ void DgOperator<N, Eq>::viscous_fluxes_local(const StateView& q, const StateView
                  const int em = interior(f, 0), ep = interior(f, 1), d = interior(f, 2);
                  for (int v = first_viscous; v < nvar; ++v) {  // F_v has no density component
                    const Real fm = T(em, 2 * d + 1, v, m), fp = T(ep, 2 * d, v, m);
-                   const Real central = 0.5 * (fm + fp);
-                   S(em, 2 * d + 1, v, m) -= central - fm;
-                   S(ep, 2 * d, v, m) -= central - fp;
+                   S(em, 2 * d + 1, v, m) -= central_minus_own(fm, fp);
+                   S(ep, 2 * d, v, m) -= central_minus_own(fp, fm);
                  }
                });
 }
@@ -449,7 +458,7 @@ void DgOperator<N, Eq>::viscous_fluxes_remote(const StateView& q) {
                  const int e = mpi(f, 0), lf = mpi(f, 1);
                  for (int v = first_viscous; v < nvar; ++v) {
                    const Real own = T(e, lf, v, m);
-                   S(e, lf, v, m) -= 0.5 * (own + recv(f, (v - first_viscous) * L::face_nodes + m)) - own;
+                   S(e, lf, v, m) -= central_minus_own(own, recv(f, (v - first_viscous) * L::face_nodes + m));
                  }
                });
   for (int wall = 0; wall < 6; ++wall)

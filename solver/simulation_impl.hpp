@@ -33,11 +33,9 @@ std::string field_file_name(int index);
 /// The summary's conservation keys from the ledger.
 void set_conservation(io::RunSummary& s, const physics::VariableInfo& info, const Ledger& l);
 
-/// Throws RunError on every rank when any node holds a non-physical state (NaN/Inf,
-/// non-positive density or temperature), naming the step, time, rank, element and node.
-/// Empty when every node holds a physical state (finite, positive density and
-/// temperature); otherwise, on every rank, a message naming the step, time, rank, element
-/// and node of the first bad node in global order.
+/// Empty when every node holds a physical state (Eq::is_physical: finite, positive
+/// density and temperature); otherwise, on every rank, a message naming the step, time,
+/// rank, element and node of the first bad node in global order. Collective.
 template <int N, class Eq>
 std::string check_physical(const Eq& eq, const dg::StateView& q, const dg::AuxView& aux, const dg::CoordView& x,
                            const mesh::LocalMesh& mesh, long step, double t, MPI_Comm comm) {
@@ -119,6 +117,9 @@ void run_equations(const RunContext& ctx) {
   the_case->initialize_tracers(geometry.x, q, Eq::ntracers);
   dg::OperatorOptions options = detail::operator_options(config, gravity);
   options.gas = the_case->equations().gas;
+  options.walls = the_case->walls(options.walls);
+  if (the_case->has_sources())
+    options.case_sources = [c = the_case.get()](const SourceArgs& a) { c->add_sources(a); };
   const Eq eq{options.gas};
   dg::DgOperator<N, Eq> rhs(mesh, basis, geometry, aux, options, comm, ctx.timers);
   TimeIntegrator integrator(config.time.integrator, rhs.state_size());
@@ -157,7 +158,8 @@ void run_equations(const RunContext& ctx) {
   run.boundary_inflow.assign(nc, 0.0);
   const bool restarted = !ctx.restart_path.empty();
   if (restarted) {
-    run = load_checkpoint(ctx.restart_path, comm, config, case_name, mesh, info, host);
+    run = load_checkpoint(ctx.restart_path, comm, config, case_name, mesh, info, the_case->saved_state().size(), host);
+    the_case->restore_state(run.case_state);
     Kokkos::deep_copy(q, host.q);
     host.time = run.t;
     log::info("restarting from " + ctx.restart_path + " at step " + std::to_string(run.step) + ", t = " +
@@ -256,6 +258,7 @@ void run_equations(const RunContext& ctx) {
     if (run.step == last_checkpoint_step) return last_checkpoint;
     ScopedTimer timer(ctx.timers, "checkpoint");
     copy_to_host(run.t);
+    run.case_state = the_case->saved_state();
     last_checkpoint = save_checkpoint(ctx.output_dir, comm, config, case_name, mesh, info, host, run);
     last_checkpoint_step = run.step;
     return last_checkpoint;
@@ -317,9 +320,10 @@ void run_equations(const RunContext& ctx) {
     Kokkos::deep_copy(q_last_good, q_flat);
     const RunState before = run;
     integrator.step(rhs, run.t, run.dt, q_flat,
-                    Companion{rhs.boundary_rates_of_last_call(), run.boundary_inflow.data(), nc});
+                    Companion{rhs.ledger_rates_of_last_call(), run.boundary_inflow.data(), nc});
     ++run.step;
     run.t = at_output ? next_output : run.t + run.dt;
+    the_case->post_step(run.t, q, comm);
     maxima = detail::max_wave_speed_and<N, Eq>(eq, q, aux, rhs.max_diffusivity(), comm);  // also the state check
     std::string bad;
     if (!std::isfinite(maxima[0])) {

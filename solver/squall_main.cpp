@@ -54,6 +54,7 @@ int report(const CollectiveOutcome& out) {
 
 int command_check(MPI_Comm comm, const Arguments& args) {
   if (args.list_keys) {
+    cases::registered_cases();  // registers the cases' own keys
     log::info(io::describe_config_keys());
     return exit_ok;
   }

@@ -41,6 +41,26 @@ tracers)
   [ "$status" = 2 ] || fail "a restart with other tracers exited $status, expected 2"
   grep -q "physics.tracers must be the same" other.log || fail "the refusal does not name physics.tracers"
   ;;
+case_state)
+  # A case's numbers survive a restart (Case::saved_state; CASE: taylor_green, whose
+  # dissipation rate is the change of kinetic energy since the last output): the first
+  # rate after the restart is a number, the same as the uninterrupted run's.
+  args=(--set time.max_steps=40 --set output.interval=0.0005 --set output.checkpoint_steps=20)
+  run --output full "${args[@]}" || fail "full run"
+  mkdir -p r && cp full/checkpoint_000020.h5 r/
+  run --output r "${args[@]}" --restart latest || fail "restart"
+  python3 - full/diagnostics.csv r/diagnostics.csv <<'PY' || fail "dissipation rate after the restart"
+import csv, math, sys
+full = {row["step"]: row for row in csv.DictReader(open(sys.argv[1]))}
+rows = list(csv.DictReader(open(sys.argv[2])))
+assert rows, "no rows after the restart"
+first = rows[0]
+rate = float(first["dissipation_rate"])
+print("first row after the restart: step", first["step"], "rate", rate, "uninterrupted", full[first["step"]]["dissipation_rate"])
+assert math.isfinite(rate), "not a number"
+assert first["dissipation_rate"] == full[first["step"]]["dissipation_rate"], "differs from the uninterrupted run"
+PY
+  ;;
 killed)
   # A run killed while writing a checkpoint leaves the previous one whole and usable.
   run --output out --set time.max_steps=80 --set output.checkpoint_steps=40 || fail "first run"

@@ -1,0 +1,65 @@
+#pragma once
+/// Sources a case adds on top of the operator's own (Case::add_sources), and what they
+/// add to the conservation ledger. The operator calls the case once per right-hand side
+/// with a SourceArgs; the case launches add_case_source with a pointwise device functor
+///   void f(Real t, const Real x[3], const dg::StateView& q, int e, int n, Real* s) const
+/// that sets s[v] (zero on entry) for the state variables v < q.extent(1) it acts on.
+/// add_case_source adds s to dq and integrates, element by element in a fixed order and
+/// over elements and ranks with the exact sum, the rate at which s changes each
+/// conserved quantity, so the ledger closes to round-off with sources too.
+#include <mpi.h>
+
+#include <string>
+#include <vector>
+
+#include "core/launch.hpp"
+#include "core/reproducible_sum.hpp"
+#include "solver/dg_layout.hpp"
+
+namespace squall {
+
+/// The most state variables of any equation set of this build (the dry ones and the
+/// tracers), for local arrays.
+inline constexpr int max_state_variables = dg::Equations::nvar + SQUALL_MAX_TRACERS;
+
+struct SourceArgs {
+  Real t;
+  dg::StateView q, dq;
+  dg::AuxView aux;
+  dg::CoordView x;
+  DeviceView<Real*> weights;        ///< quadrature weight times Jacobian of each volume node
+  DeviceView<int*> conserved;       ///< state indices of the ledger's quantities
+  DeviceView<Real**> element_rates;  ///< work array (element, conserved quantity)
+  MPI_Comm comm;
+  double* rates;  ///< per conserved quantity: add the rate [unit / s] the source adds to its integral
+};
+
+template <class F>
+void add_case_source(const std::string& label, const SourceArgs& a, const F& f) {
+  const int elements = static_cast<int>(a.q.extent(0)), nodes = static_cast<int>(a.q.extent(2));
+  const int nvar = static_cast<int>(a.q.extent(1)), nc = static_cast<int>(a.conserved.extent(0));
+  const auto q = a.q, dq = a.dq;
+  const auto x = a.x;
+  const auto w = a.weights;
+  const auto conserved = a.conserved;
+  const auto rates = a.element_rates;
+  const Real t = a.t;
+  parallel_for(label, elements, KOKKOS_LAMBDA(const int e) {
+    for (int c = 0; c < nc; ++c) rates(e, c) = 0;
+    for (int n = 0; n < nodes; ++n) {
+      Real s[max_state_variables] = {};
+      const Real position[3] = {x(e, 0, n), x(e, 1, n), x(e, 2, n)};
+      f(t, position, q, e, n, s);
+      for (int v = 0; v < nvar; ++v) dq(e, v, n) += s[v];
+      for (int c = 0; c < nc; ++c) rates(e, c) += w(n) * s[conserved(c)];
+    }
+  });
+  const auto host = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), rates);
+  std::vector<ExactSum> sums(nc);
+  for (int e = 0; e < elements; ++e)
+    for (int c = 0; c < nc; ++c) sums[c].add(host(e, c));
+  allreduce(a.comm, sums);
+  for (int c = 0; c < nc; ++c) a.rates[c] += sums[c].value();
+}
+
+}  // namespace squall
