@@ -45,20 +45,31 @@ dg::OperatorOptions operator_options(const Config& config, Real gravity) {
   return o;
 }
 
-void set_conservation(io::RunSummary& s, const physics::VariableInfo& info, const Ledger& l) {
-  for (std::size_t c = 0; c < l.change.size(); ++c) {
-    const std::string& name = info.budget_names[c];
-    if (name == "mass") {
-      s.mass_relative_change = l.change[c];
-      s.mass_budget_residual = l.residual[c];
-    } else if (name == "energy") {
-      s.total_energy_relative_change = l.change[c];
-      s.energy_budget_residual = l.residual[c];
-    } else {  // tracers: <name>_mass_relative_change, <name>_mass_budget_residual
-      s.other_conservation.emplace_back(info.conserved_names[c] + "_relative_change", l.change[c]);
-      s.other_conservation.emplace_back(name + "_budget_residual", l.residual[c]);
-    }
+void summarize_solution(io::RunSummary& s, const physics::VariableInfo& info, const Case& the_case,
+                        const HostSolution& host, const NodeWeights& weights, const dg::CoordView& x,
+                        const RunState& run, MPI_Comm comm) {
+  const int elements = static_cast<int>(host.q.extent(0)), nvar = static_cast<int>(host.q.extent(1));
+  const int nodes = static_cast<int>(host.q.extent(2));
+  s.has_solution = true;
+  set_conservation(s, info, ledger(run, conserved_integrals(host, info.conserved, weights, comm)));
+  s.state_checksum = state_checksum(host, comm);
+  const double volume = host.domain_volume;
+  {
+    std::vector<double> ignored;
+    const HostView<Real***> zero("host::zero", elements, nvar, nodes);
+    for (const auto& f : info.conservative) s.state_variables.push_back(f.name);
+    error_norms(host.q, zero, weights, volume, comm, s.state_l2, ignored);
   }
+  if (the_case.has_exact_solution()) {
+    const dg::StateView exact("dg::exact", elements, nvar, nodes);
+    the_case.exact_solution(run.t, x, exact);
+    HostView<Real***> exact_host("host::exact", elements, nvar, nodes);
+    Kokkos::deep_copy(exact_host, exact);
+    s.error_variables = s.state_variables;
+    error_norms(host.q, exact_host, weights, volume, comm, s.l2_errors, s.linf_errors);
+  }
+  for (const auto& d : the_case.diagnostics(host, comm)) s.case_diagnostics.emplace_back(d.name, d.value);
+  s.note.clear();
 }
 
 std::string field_file_name(int index) {

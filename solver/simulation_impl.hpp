@@ -16,22 +16,15 @@
 #include "solver/profiles.hpp"
 #include "solver/simulation.hpp"
 #include "solver/solution_diagnostics.hpp"
+#include "solver/time_loop.hpp"
 
 namespace squall {
-
-/// The ledger at one time, per conserved quantity of the equation set (mass, energy,
-/// tracers): relative change since t = 0 and budget residual.
-struct Ledger {
-  std::vector<double> change, residual;
-};
 
 namespace detail {
 
 std::string format_duration(double seconds);
 dg::OperatorOptions operator_options(const Config& config, Real gravity);
 std::string field_file_name(int index);
-/// The summary's conservation keys from the ledger.
-void set_conservation(io::RunSummary& s, const physics::VariableInfo& info, const Ledger& l);
 
 /// Empty when every node holds a physical state (Eq::is_physical: finite, positive
 /// density and temperature); otherwise, on every rank, a message naming the step, time,
@@ -89,6 +82,36 @@ std::array<Real, 2> max_wave_speed_and(const Eq& eq, const dg::StateView& q, con
   return global;
 }
 
+/// Host copies of the state (nvar variables), aux values and coordinates, with what the
+/// diagnostics need of the basis and geometry; the state is copied in at output times.
+template <int N>
+HostSolution host_solution(const Config& config, const mesh::LocalMesh& mesh, const dg::Basis<N>& basis,
+                           const dg::Geometry& geometry, const dg::AuxView& aux, int nvar) {
+  using L = dg::Layout<N>;
+  const int elements = mesh.element_count();
+  HostSolution host;
+  host.q = HostView<Real***>("host::state", elements, nvar, L::nodes);
+  host.aux = HostView<Real***>("host::aux", elements, static_cast<int>(aux.extent(1)), L::nodes);
+  host.x = HostView<Real***>("host::coordinates", elements, 3, L::nodes);
+  host.global_elements = mesh.global_elements();
+  host.lgl_weights.assign(basis.w, basis.w + L::n1);
+  host.lgl_derivative.resize(L::n1 * L::n1);
+  for (int i = 0; i < L::n1; ++i)
+    for (int j = 0; j < L::n1; ++j) host.lgl_derivative[i * L::n1 + j] = basis.D[i][j];
+  for (int d = 0; d < 3; ++d) host.element_size[d] = geometry.h[d];
+  host.domain_volume = 1;
+  for (int d = 0; d < 3; ++d) host.domain_volume *= config.mesh.domain[d][1] - config.mesh.domain[d][0];
+  Kokkos::deep_copy(host.aux, aux);
+  Kokkos::deep_copy(host.x, geometry.x);
+  return host;
+}
+
+/// The summary's numbers of the final solution in `host`: conservation, checksum, state
+/// norms, errors against the case's exact solution where it has one, its diagnostics.
+void summarize_solution(io::RunSummary& s, const physics::VariableInfo& info, const Case& the_case,
+                        const HostSolution& host, const NodeWeights& weights, const dg::CoordView& x,
+                        const RunState& run, MPI_Comm comm);
+
 }  // namespace detail
 
 /// run_dg<N> with the equation set Eq.
@@ -124,21 +147,7 @@ void run_equations(const RunContext& ctx) {
   dg::DgOperator<N, Eq> rhs(mesh, basis, geometry, aux, options, comm, ctx.timers);
   TimeIntegrator integrator(config.time.integrator, rhs.state_size());
 
-  // Host copies for output, diagnostics and checkpoints (copied only at those times).
-  HostSolution host;
-  host.q = HostView<Real***>("host::state", elements, Eq::nvar, L::nodes);
-  host.aux = HostView<Real***>("host::aux", elements, Eq::naux, L::nodes);
-  host.x = HostView<Real***>("host::coordinates", elements, 3, L::nodes);
-  host.global_elements = mesh.global_elements();
-  host.lgl_weights.assign(basis.w, basis.w + L::n1);
-  host.lgl_derivative.resize(L::n1 * L::n1);
-  for (int i = 0; i < L::n1; ++i)
-    for (int j = 0; j < L::n1; ++j) host.lgl_derivative[i * L::n1 + j] = basis.D[i][j];
-  for (int d = 0; d < 3; ++d) host.element_size[d] = geometry.h[d];
-  host.domain_volume = 1;
-  for (int d = 0; d < 3; ++d) host.domain_volume *= config.mesh.domain[d][1] - config.mesh.domain[d][0];
-  Kokkos::deep_copy(host.aux, aux);
-  Kokkos::deep_copy(host.x, geometry.x);
+  HostSolution host = detail::host_solution<N>(config, mesh, basis, geometry, aux, Eq::nvar);
   const NodeWeights weights = node_weights(std::vector<double>(basis.w, basis.w + L::n1), geometry.jacobian);
   const std::vector<double> lgl_nodes(basis.x, basis.x + L::n1);
   // The derived output fields of one point (host code).
@@ -176,15 +185,7 @@ void run_equations(const RunContext& ctx) {
 
   const std::string csv_path = ctx.output_dir + "/diagnostics.csv";
   io::CsvWriter csv;
-  if (rank == 0) {
-    std::vector<std::string> columns{"time", "step", "dt"};
-    for (const auto& name : info.conserved_names) columns.push_back(name);
-    for (const auto& name : info.conserved_names) columns.push_back(name + "_relative_change");
-    for (const auto& name : info.budget_names) columns.push_back(name + "_budget_residual");
-    for (const char* name : {"max_speed", "max_cfl", "wall_seconds"}) columns.emplace_back(name);
-    for (const auto& c : the_case->time_series_columns()) columns.push_back(c);
-    csv = io::CsvWriter(csv_path, columns, restarted);
-  }
+  if (rank == 0) csv = io::CsvWriter(csv_path, diagnostics_columns(info, *the_case), restarted);
   start_profiles(ctx.output_dir + "/profiles.nc", restarted, comm);
 
   const Real min_spacing = geometry.min_node_spacing;
@@ -196,40 +197,19 @@ void run_equations(const RunContext& ctx) {
   double loop_start = MPI_Wtime();
   double last_output_time = -1;
 
-  // A diagnostics row and, with a file index >= 0, field file number `file`. The
-  // ledger of each conserved quantity: its change, and the budget residual, change less
-  // what entered through the walls (run.boundary_inflow, the boundary rates integrated
-  // with the time integrator's weights), relative to its initial value. No source of the
-  // operator changes a conserved quantity (physics/sources.hpp). Where the initial
-  // integral is 0 (a tracer that starts nowhere) the change is absolute.
-  const auto ledger = [&](const std::vector<double>& now) {
-    Ledger l{std::vector<double>(nc), std::vector<double>(nc)};
-    for (int c = 0; c < nc; ++c) {  // relative to the initial integral, absolute where that is 0
-      const double scale = run.initial[c] != 0 ? run.initial[c] : 1.0;
-      l.change[c] = (now[c] - run.initial[c]) / scale;
-      l.residual[c] = (now[c] - run.initial[c] - run.boundary_inflow[c]) / scale;
-    }
-    return l;
-  };
+  // A diagnostics row (with the ledger of each conserved quantity: time_loop.hpp) and,
+  // with a file index >= 0, field file number `file`.
   const auto output = [&](long file) {
     ScopedTimer timer(ctx.timers, "output");
     copy_to_host(run.t);
     const auto now = conserved_integrals(host, info.conserved, weights, comm);
-    const Ledger budget = ledger(now);
-    double speed_local = 0;
-    for (int e = 0; e < elements; ++e)
-      for (int n = 0; n < L::nodes; ++n) {
-        double s2 = 0;
-        for (int d = 0; d < 3; ++d) s2 += std::pow(host.q(e, Eq::i_rhou + d, n), 2);
-        speed_local = std::max(speed_local, std::sqrt(s2) / host.q(e, Eq::i_rho, n));
-      }
-    double max_speed = 0;
-    MPI_Allreduce(&speed_local, &max_speed, 1, MPI_DOUBLE, MPI_MAX, comm);
+    const Ledger budget = ledger(run, now);
+    const double speed = max_speed(host, comm);
     const double cfl = run.dt * max_wave_speed() / min_spacing;
     std::vector<double> row{run.t, double(run.step), run.dt};
     for (const auto* values : {&now[0], budget.change.data(), budget.residual.data()})
       for (int c = 0; c < nc; ++c) row.push_back(values[c]);
-    for (double v : {max_speed, cfl, MPI_Wtime() - loop_start}) row.push_back(v);
+    for (double v : {speed, cfl, MPI_Wtime() - loop_start}) row.push_back(v);
     for (double v : the_case->time_series(host, comm)) row.push_back(v);
     if (rank == 0) csv.row(row);
     const bool with_profiles = file >= 0 && config.output.profiles_interval == 0;
@@ -251,7 +231,7 @@ void run_equations(const RunContext& ctx) {
     write_profiles(ctx.output_dir + "/profiles.nc", info, grid_values(info, derive, host, lgl_nodes, mesh), run.t, comm, case_name);
     last_profile_time = run.t;
   };
-  const double pi = config.output.profiles_interval;
+  const Schedule schedule(config);
   std::string last_checkpoint;
   long last_checkpoint_step = -1;
   const auto checkpoint = [&]() {
@@ -265,22 +245,10 @@ void run_equations(const RunContext& ctx) {
   };
 
   const double end_time = config.time.end_time;
-  const double interval = config.output.interval;
-  // Output times are exact multiples k * interval (never accumulated sums), so a restart
-  // lands on the same times, and so on the same time steps, as the uninterrupted run.
-  const auto next_output_time = [&]() {
-    return interval > 0 ? std::min(end_time, (run.output_count + 1) * interval) : end_time;
-  };
-  const double ci = config.output.checkpoint_interval;
-  const auto checkpoint_due = [&](double t_before) {
-    const bool by_time = ci > 0 && std::floor(run.t / ci) > std::floor(t_before / ci);
-    const bool by_steps = config.output.checkpoint_steps > 0 && run.step % config.output.checkpoint_steps == 0;
-    return by_time || by_steps;
-  };
   // Field files: 0 is the initial state, k the k-th interval output, and a run that ends
   // between output times writes the next number.
   if (!restarted) output(0);
-  if (!restarted && pi > 0) profiles();
+  if (!restarted && schedule.profiles_interval > 0) profiles();
   log::info("time loop: end_time = " + std::to_string(end_time) + " s, " + integrator.name() + ", " +
             (config.time.dt > 0 ? "fixed dt = " + std::to_string(config.time.dt) + " s"
                                 : "cfl = " + std::to_string(config.time.cfl)));
@@ -300,23 +268,8 @@ void run_equations(const RunContext& ctx) {
       output_seconds_before = 0;
       loop_start = MPI_Wtime();
     }
-    const double next_output = next_output_time();
-    if (config.time.dt > 0) {
-      run.dt = config.time.dt;
-    } else {
-      // Acoustic limit, and the explicit diffusion limit dt <= cfl dx^2 / (2 nu_max) with
-      // nu_max the largest nu + nu_t (or kappa + kappa_t) of the last stage evaluated
-      // (kept in checkpoints, so a restart takes the same steps).
-      if (rhs.evaluated()) run.max_diffusivity = maxima[1];
-      run.dt = config.time.cfl * min_spacing / maxima[0];
-      if (run.max_diffusivity > 0)
-        run.dt = std::min(run.dt, config.time.cfl * min_spacing * min_spacing / (2 * run.max_diffusivity));
-    }
-    bool at_output = false;
-    if (run.t + run.dt >= next_output * (1 - 1e-14)) {  // land on the output time exactly
-      run.dt = next_output - run.t;
-      at_output = true;
-    }
+    const double next_output = schedule.next_output_time(run);
+    const bool at_output = next_time_step(config, run, maxima, min_spacing, rhs.evaluated(), next_output);
     Kokkos::deep_copy(q_last_good, q_flat);
     const RunState before = run;
     integrator.step(rhs, run.t, run.dt, q_flat,
@@ -337,20 +290,13 @@ void run_equations(const RunContext& ctx) {
       throw RunError(bad + "; the last good state (step " + std::to_string(run.step) + ", t = " +
                      std::to_string(run.t) + " s) is in " + saved);
     }
-    if (at_output) {
-      if (interval > 0 && run.t < end_time) ++run.output_count;
-      output(run.t < end_time ? run.output_count : run.output_count + 1);
-    }
-    if (pi > 0 && std::floor(run.t / pi) > std::floor(before.t / pi)) profiles();
-    if (checkpoint_due(before.t)) checkpoint();
+    if (at_output) output(schedule.field_file_at_output(run));
+    if (schedule.profiles_due(run, before.t)) profiles();
+    if (schedule.checkpoint_due(run, before.t)) checkpoint();
     const double now = MPI_Wtime();
     if (now - last_print > 5.0 || at_output) {
       const double elapsed = now - loop_start;
-      const double eta = run.t > t_start ? elapsed * (end_time - run.t) / (run.t - t_start) : 0;
-      char line[256];
-      std::snprintf(line, sizeof line, "step %6ld  t = %-10.6g s  dt = %-9.3g s  wall %s  ETA %s", run.step, run.t,
-                    run.dt, detail::format_duration(elapsed).c_str(), detail::format_duration(eta).c_str());
-      log::info(line);
+      log::info(progress_line(run, elapsed, run.t > t_start ? elapsed * (end_time - run.t) / (run.t - t_start) : 0));
       last_print = now;
     }
     if ((stop_signal = agreed_stop_signal(comm)) != 0) break;
@@ -358,7 +304,7 @@ void run_equations(const RunContext& ctx) {
   const double loop_seconds = MPI_Wtime() - loop_start -
                               (ctx.timers.seconds("output") + ctx.timers.seconds("checkpoint") - output_seconds_before);
   if (run.t != last_output_time) output(run.output_count + 1);
-  if (pi > 0) profiles();
+  if (schedule.profiles_interval > 0) profiles();
   const std::string final_checkpoint = checkpoint();
   if (stop_signal != 0)
     log::warn("stopped by signal " + std::to_string(stop_signal) + " at step " + std::to_string(run.step) +
@@ -368,34 +314,14 @@ void run_equations(const RunContext& ctx) {
   // Summary.
   io::RunSummary& s = ctx.summary;
   copy_to_host(run.t);
-  const Ledger final_budget = ledger(conserved_integrals(host, info.conserved, weights, comm));
   s.steps = run.step;
   s.timed_steps = run.step - first_step > warmup ? run.step - first_step - warmup : 0;
   s.rk_stages = integrator.stages();
   s.final_time = run.t;
   s.wall_seconds = loop_seconds;
-  s.has_solution = true;
-  detail::set_conservation(s, info, final_budget);
-  s.state_checksum = state_checksum(host, comm);
   s.stop_signal = stop_signal;
   s.restarted_from = ctx.restart_path;
-  const double volume = host.domain_volume;
-  {
-    std::vector<double> ignored;
-    const HostView<Real***> zero("host::zero", elements, Eq::nvar, L::nodes);
-    for (const auto& f : info.conservative) s.state_variables.push_back(f.name);
-    error_norms(host.q, zero, weights, volume, comm, s.state_l2, ignored);
-  }
-  if (the_case->has_exact_solution()) {
-    const dg::StateView exact("dg::exact", elements, Eq::nvar, L::nodes);
-    the_case->exact_solution(run.t, geometry.x, exact);
-    HostView<Real***> exact_host("host::exact", elements, Eq::nvar, L::nodes);
-    Kokkos::deep_copy(exact_host, exact);
-    s.error_variables = s.state_variables;
-    error_norms(host.q, exact_host, weights, volume, comm, s.l2_errors, s.linf_errors);
-  }
-  for (const auto& d : the_case->diagnostics(host, comm)) s.case_diagnostics.emplace_back(d.name, d.value);
-  s.note.clear();
+  detail::summarize_solution(s, info, *the_case, host, weights, geometry.x, run, comm);
 }
 
 /// The time loop at order N with the equation set the config asks for: dry air with as
