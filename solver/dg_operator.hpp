@@ -176,6 +176,14 @@ class DgOperator {
   void gradient_wall_faces(const StateView& q, int wall, const Condition& bc);
   template <class F>
   void with_closure(const F& f) const;
+  /// f(wall, its boundary-condition object) for each wall with faces on this rank (one
+  /// kernel instantiation per kind).
+  template <class F>
+  void for_each_wall(const F& f) const {
+    for (int wall = 0; wall < 6; ++wall)
+      if (wall_begin_[wall + 1] > wall_begin_[wall])
+        physics::with_wall_condition(walls_, wall, [&](const auto& bc) { f(wall, bc); });
+  }
   template <class ClosureModel>
   NodeViscousFlux<N, Eq, ClosureModel> node_viscous_flux(const StateView& q, const ClosureModel& closure) const;
   template <class ClosureModel>

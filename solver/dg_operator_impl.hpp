@@ -486,9 +486,7 @@ void DgOperator<N, Eq>::mpi_faces(const StateView& q) {
 template <int N, class Eq>
 void DgOperator<N, Eq>::boundary_faces(const StateView& q) {
   ScopedTimer timer(timers_, "boundary_faces");
-  for (int wall = 0; wall < 6; ++wall)
-    if (wall_begin_[wall + 1] > wall_begin_[wall])
-      physics::with_wall_condition(walls_, wall, [&](const auto& bc) { boundary_faces(q, wall, bc); });
+  for_each_wall([&](int wall, const auto& bc) { boundary_faces(q, wall, bc); });
 }
 
 template <int N, class Eq>

@@ -78,9 +78,7 @@ void DgOperator<N, Eq>::gradients_remote(const StateView& q) {
                  const typename Eq::Grad go = eq.gradient_variables(eq.primitive(outer, aux(e, Eq::a_phi, n)), theta);
                  for (int k = 0; k < Eq::ngrad; ++k) SG(e, lf, k, m) = half_jump(g(e, k, n), go[k]);
                });
-  for (int wall = 0; wall < 6; ++wall)
-    if (wall_begin_[wall + 1] > wall_begin_[wall])
-      physics::with_wall_condition(walls_, wall, [&](const auto& bc) { gradient_wall_faces(q, wall, bc); });
+  for_each_wall([&](int wall, const auto& bc) { gradient_wall_faces(q, wall, bc); });
   // Node layout: lift the face terms into the gradients, then the viscous flux at every
   // node, stored (the element layout does this in viscous_fluxes_local, element by element).
   if (kernel_layout_ == KernelLayout::nodes)
@@ -461,9 +459,7 @@ void DgOperator<N, Eq>::viscous_fluxes_remote(const StateView& q) {
                    S(e, lf, v, m) -= central_minus_own(own, recv(f, (v - first_viscous) * L::face_nodes + m));
                  }
                });
-  for (int wall = 0; wall < 6; ++wall)
-    if (wall_begin_[wall + 1] > wall_begin_[wall])
-      physics::with_wall_condition(walls_, wall, [&](const auto& bc) { viscous_wall_faces(q, wall, bc); });
+  for_each_wall([&](int wall, const auto& bc) { viscous_wall_faces(q, wall, bc); });
 }
 
 /// The viscous face terms of one wall: F_v* from its boundary-condition type; what it
