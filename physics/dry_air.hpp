@@ -25,7 +25,9 @@
 
 namespace squall::physics {
 
-/// The constants of the thermodynamics, plain data passed by value into kernels.
+/// The constants of the thermodynamics, plain data passed by value into kernels, with
+/// the combinations the pointwise functions use formed once (as a compile-time
+/// constant would be). Make other constants with GasParameters::of.
 struct GasParameters {
   Real R_d = physics::R_d;    ///< gas constant of dry air [J kg^-1 K^-1]
   Real cp_d = physics::cp_d;  ///< specific heat at constant pressure [J kg^-1 K^-1]
@@ -33,6 +35,15 @@ struct GasParameters {
   Real gamma_d = physics::gamma_d;  ///< c_p / c_v
   Real p_0 = physics::p_0;    ///< reference pressure of potential temperature [Pa]
   Real T_0 = physics::T_0;    ///< temperature of zero internal energy [K]
+  Real kappa_d = physics::R_d / physics::cp_d;       ///< R_d / c_p, the exponent of the Exner function
+  Real gamma_R_d = physics::gamma_d * physics::R_d;  ///< gamma R_d, for the speed of sound
+
+  static GasParameters of(Real R, Real cp, Real p0, Real T0) {
+    GasParameters g;
+    g.R_d = R, g.cp_d = cp, g.cv_d = cp - R, g.gamma_d = cp / (cp - R), g.p_0 = p0, g.T_0 = T0;
+    g.kappa_d = R / cp, g.gamma_R_d = g.gamma_d * R;
+    return g;
+  }
 };
 
 /// A unit normal along coordinate direction d (the faces of a brick): u . n = u_d.
@@ -192,9 +203,9 @@ struct DryAir {
   /// T = T_0 + e_int / c_v.
   KOKKOS_INLINE_FUNCTION Real temperature(Real e_int) const { return gas.T_0 + e_int / gas.cv_d; }
   /// c = sqrt(gamma R_d T).
-  KOKKOS_INLINE_FUNCTION Real sound_speed(Real T) const { return math::sqrt(gas.gamma_d * gas.R_d * T); }
+  KOKKOS_INLINE_FUNCTION Real sound_speed(Real T) const { return math::sqrt(gas.gamma_R_d * T); }
   /// Exner function, Pi = (p / p_0)^(R_d / c_p).
-  KOKKOS_INLINE_FUNCTION Real exner(Real p) const { return math::pow(p / gas.p_0, gas.R_d / gas.cp_d); }
+  KOKKOS_INLINE_FUNCTION Real exner(Real p) const { return math::pow(p / gas.p_0, gas.kappa_d); }
   /// Potential temperature, theta = T / Pi.
   KOKKOS_INLINE_FUNCTION Real potential_temperature(Real T, Real p) const { return T / exner(p); }
 

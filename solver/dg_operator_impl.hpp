@@ -38,7 +38,7 @@ struct NodePoint {
   typename Eq::Prim w;
 };
 template <class Eq>
-KOKKOS_INLINE_FUNCTION NodePoint<Eq> pointwise_pass(const Eq& eq, const StateView& q, const AuxView& aux,
+KOKKOS_FORCEINLINE_FUNCTION NodePoint<Eq> pointwise_pass(const Eq& eq, const StateView& q, const AuxView& aux,
                                                     const DeviceView<Real***>& g, int e, int n, bool theta) {
   NodePoint<Eq> p;
   p.q = load<Eq>(q, e, n);
@@ -298,7 +298,7 @@ void DgOperator<N, Eq>::volume_integral(const StateView& q, const StateView& dq)
 /// sum += sum_m 2 scale D_im F#_D(here, node first + m stride) (a compile-time direction
 /// keeps the flux's components in registers).
 template <int D, int N, class Eq, class Points>
-KOKKOS_INLINE_FUNCTION void add_split_terms(const Eq& eq, const Basis<N>& b, const Points& P, int e, int first,
+KOKKOS_FORCEINLINE_FUNCTION void add_split_terms(const Eq& eq, const Basis<N>& b, const Points& P, int e, int first,
                                             int stride, int i, Real scale, const typename Eq::SplitPoint& here,
                                             typename Eq::Cons& sum) {
   for (int m = 0; m < N + 1; ++m) {
@@ -326,7 +326,7 @@ using LineMajor = Real[Vars][N + 1][(N + 1) * (N + 1)];
 /// loop runs over the lines, whose values are contiguous: it vectorises without changing
 /// any node's arithmetic.
 template <int D, int N, class Eq>
-KOKKOS_INLINE_FUNCTION void add_split_lines(const Eq& eq, const Real (&weight)[N + 1][N + 1],
+KOKKOS_FORCEINLINE_FUNCTION void add_split_lines(const Eq& eq, const Real (&weight)[N + 1][N + 1],
                                             const LineMajor<N, Eq::nsplit>& P, LineMajor<N, Eq::nvar>& acc) {
   constexpr int n1 = N + 1, lines = n1 * n1, nv = Eq::nvar;
   using Cons = typename Eq::Cons;

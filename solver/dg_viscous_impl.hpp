@@ -24,7 +24,7 @@ KOKKOS_INLINE_FUNCTION Real central_minus_own(Real own, Real other) { return 0.5
 /// accessor). The node layout's kernel and the element layout's whole-element method
 /// use it; the plane method forms the same sums in two parts (ViscousElementKernel).
 template <class Eq, int N, class F>
-KOKKOS_INLINE_FUNCTION Real viscous_divergence(const Basis<N>& b, const F& fv, int e, int v, int i, int j, int k,
+KOKKOS_FORCEINLINE_FUNCTION Real viscous_divergence(const Basis<N>& b, const F& fv, int e, int v, int i, int j, int k,
                                                Real s0, Real s1, Real s2) {
   Real sum = 0;  // literal directions: no runtime index
   sum += s0 * derivative_at(b, fv, e, vflux_index<Eq>(0, v), i, j, k, 0);
@@ -137,7 +137,7 @@ void DgOperator<N, Eq>::with_closure(const F& f) const {
 /// both elements' values, as gradients_local forms it ({g} - g: the half jump, the minus
 /// side being the element whose high face it is); on other faces it comes from sg.
 template <int D, int N, class Eq, class G, class SG, class Nb>
-KOKKOS_INLINE_FUNCTION void lift_gradient_along(const Basis<N>& b, const G& g, const SG& sg, const Nb& neighbors,
+KOKKOS_FORCEINLINE_FUNCTION void lift_gradient_along(const Basis<N>& b, const G& g, const SG& sg, const Nb& neighbors,
                                                 int e, int i, int j, int k, Real scale, Real lift, bool lift_T,
                                                 bool lift_theta, typename Eq::Gradients& gr) {
   using L = Layout<N>;
@@ -199,27 +199,32 @@ struct NodeViscousFlux {
   /// Fills f[d][v - first_viscous] with component v of F_v,d at node (i, j, k) of
   /// element e and returns the node's largest total diffusivity max(nu + nu_t,
   /// kappa + kappa_t, and with tracers D + D_t).
-  KOKKOS_INLINE_FUNCTION Real operator()(int e, int i, int j, int k, Real (&f)[3][nvflux]) const {
+  KOKKOS_FORCEINLINE_FUNCTION Real operator()(int e, int i, int j, int k, Real (&f)[3][nvflux]) const {
     typename Eq::Gradients gr;
     lift_gradient_along<0, N, Eq>(b, g, sg, neighbors, e, i, j, k, s0, l0, lift_T, lift_theta, gr);
     lift_gradient_along<1, N, Eq>(b, g, sg, neighbors, e, i, j, k, s1, l1, lift_T, lift_theta, gr);
     lift_gradient_along<2, N, Eq>(b, g, sg, neighbors, e, i, j, k, s2, l2, lift_T, lift_theta, gr);
     const int n = L::node(i, j, k);
-    const typename Eq::Prim w = eq.primitive(load<Eq>(q, e, n), aux(e, Eq::a_phi, n));
-    const Real exner_p = need_exner ? eq.exner(w.p) : Real(1);
+    // A local copy of the gas constants: the stores into f cannot alias it, so they stay
+    // in registers across the node's fluxes.
+    const Eq local = eq;
+    const typename Eq::Prim w = local.primitive(load<Eq>(q, e, n), aux(e, Eq::a_phi, n));
+    const Real exner_p = need_exner ? local.exner(w.p) : Real(1);
     const Real nu_t = closure.nu_t(w, exner_p, gr);
     const Real nu_total = nu + nu_t, kappa_total = kappa + nu_t / closure.prandtl_t;
     const Real tracer_total = Eq::ntracers > 0 ? tracer_diffusivity + nu_t / schmidt_t : Real(0);
-    store<0>(w, gr, nu_total, kappa_total, tracer_total, exner_p, f);
-    store<1>(w, gr, nu_total, kappa_total, tracer_total, exner_p, f);
-    store<2>(w, gr, nu_total, kappa_total, tracer_total, exner_p, f);
+    store<0>(local, w, gr, nu_total, kappa_total, tracer_total, exner_p, f);
+    store<1>(local, w, gr, nu_total, kappa_total, tracer_total, exner_p, f);
+    store<2>(local, w, gr, nu_total, kappa_total, tracer_total, exner_p, f);
     if constexpr (Eq::ntracers > 0) return math::max(math::max(nu_total, kappa_total), tracer_total);
     return math::max(nu_total, kappa_total);
   }
   template <int D>
-  KOKKOS_INLINE_FUNCTION void store(const typename Eq::Prim& w, const typename Eq::Gradients& gr, Real nu_total,
-                                    Real kappa_total, Real tracer_total, Real exner_p, Real (&f)[3][nvflux]) const {
-    const typename Eq::Cons fd = eq.viscous_flux(w, gr, nu_total, kappa_total, tracer_total, D, theta_diffusion, exner_p);
+  KOKKOS_FORCEINLINE_FUNCTION void store(const Eq& local, const typename Eq::Prim& w, const typename Eq::Gradients& gr,
+                                         Real nu_total, Real kappa_total, Real tracer_total, Real exner_p,
+                                         Real (&f)[3][nvflux]) const {
+    const typename Eq::Cons fd =
+        local.viscous_flux(w, gr, nu_total, kappa_total, tracer_total, D, theta_diffusion, exner_p);
     for (int v = first_viscous; v < Eq::nvar; ++v) f[D][v - first_viscous] = fd[v];
   }
 };

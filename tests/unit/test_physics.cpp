@@ -372,3 +372,20 @@ TEST_CASE("tracers: passive, advected with the mass flux, diffused down their gr
   eq2.derived(q, 500.0, derived);
   CHECK(derived[Wet::f_tracer + 1] == w.c[1]);
 }
+
+TEST_CASE("gas parameters: the derived constants are those of their definitions", "[physics]") {
+  const GasParameters d{};
+  const GasParameters g = GasParameters::of(R_d, cp_d, p_0, T_0);
+  CHECK(g.cv_d == d.cv_d);
+  CHECK(g.gamma_d == d.gamma_d);
+  CHECK(g.kappa_d == d.kappa_d);
+  CHECK(g.gamma_R_d == d.gamma_R_d);
+  CHECK(d.kappa_d == R_d / cp_d);
+  // another gas: its derived constants follow
+  const GasParameters o = GasParameters::of(300.0, 1000.0, 1e5, 0.0);
+  CHECK(o.cv_d == 700.0);
+  CHECK(o.kappa_d == 0.3);
+  const DryAir<0> air{o};
+  CHECK(air.sound_speed(300.0) == Approx(std::sqrt(1000.0 / 700.0 * 300.0 * 300.0)).epsilon(1e-15));
+  CHECK(air.exner(0.5e5) == Approx(std::pow(0.5, 0.3)).epsilon(1e-15));
+}
