@@ -227,6 +227,7 @@ class DgOperator {
   int wall_begin_[7] = {};         ///< wall w's faces are boundary_(wall_begin_[w] .. wall_begin_[w + 1])
   DeviceView<Real***> wall_flux_;  ///< F* - F_v* of the conserved quantities (face, conserved index, face node)
   DeviceView<Real**> wall_rates_;  ///< their face integrals (face, conserved index)
+  typename DeviceView<Real**>::host_mirror_type wall_rates_host_;  ///< their host copy, for the exact sum
   DeviceView<int* [3]> mpi_;       ///< (element, local face, 1 if this side is minus)
   DeviceView<Real***> flux_;       ///< standard form: F_d(q) at every node (element, d * nvar + v, node)
   DeviceView<Real***> points_;     ///< split form: the split point of each node (Eq::split_values)
