@@ -44,7 +44,7 @@ class DensityCurrent : public Case {
     double theta_min = 1e300, front = -1e300;
     const dg::Equations eq = equations();
     for (size_t e = 0; e < s.q.extent(0); ++e) {
-      const int n1 = static_cast<int>(std::lround(std::cbrt(static_cast<double>(s.q.extent(2)))));
+      const int n1 = static_cast<int>(std::lround(math::cbrt(static_cast<double>(s.q.extent(2)))));
       std::vector<double> ground_x, ground_theta;
       for (size_t n = 0; n < s.q.extent(2); ++n) {
         const physics::Prim w = eq.primitive(s.state(e, n), s.aux(e, dg::Equations::a_phi, n));

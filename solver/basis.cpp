@@ -2,6 +2,8 @@
 
 #include <cmath>
 
+#include "core/math.hpp"
+
 namespace squall::dg {
 namespace {
 
@@ -38,7 +40,7 @@ void lgl_nodes_weights(int N, std::vector<double>& nodes, std::vector<double>& w
   for (int j = 1; j <= (n + 1) / 2 - 1; ++j) {
     // Interior nodes are the roots of P_N'; start from Chebyshev-Gauss-Lobatto points
     // and iterate Newton on q(x) = P_{N+1} - P_{N-1} (proportional to (1 - x^2) P_N').
-    double x = -std::cos((j + 0.25) * M_PI / N - 3.0 / (8.0 * N * M_PI * (j + 0.25)));
+    double x = -math::cos((j + 0.25) * M_PI / N - 3.0 / (8.0 * N * M_PI * (j + 0.25)));
     for (int it = 0; it < 100; ++it) {
       double pp, dpp, pm, dpm;
       legendre(N + 1, x, pp, dpp);

@@ -114,7 +114,7 @@ void DgOperator<N, Eq>::gradient_wall_faces(const StateView& q, int wall, const 
 template <int N, class Eq>
 template <class F>
 void DgOperator<N, Eq>::with_closure(const F& f) const {
-  const Real delta = std::cbrt(delta_volume_) / (N + 1);
+  const Real delta = math::cbrt(delta_volume_) / (N + 1);
   switch (closure_) {
     case Closure::constant:
       f(physics::ConstantViscosity{prandtl_t_});

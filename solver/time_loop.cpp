@@ -97,7 +97,7 @@ double max_speed(const HostSolution& host, MPI_Comm comm) {
   for (std::size_t e = 0; e < host.q.extent(0); ++e)
     for (std::size_t n = 0; n < host.q.extent(2); ++n) {
       double s2 = 0;
-      for (int d = 0; d < 3; ++d) s2 += std::pow(host.q(e, Eq::i_rhou + d, n), 2);
+      for (int d = 0; d < 3; ++d) s2 += host.q(e, Eq::i_rhou + d, n) * host.q(e, Eq::i_rhou + d, n);
       local = std::max(local, std::sqrt(s2) / host.q(e, Eq::i_rho, n));
     }
   double global = 0;

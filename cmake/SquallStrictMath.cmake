@@ -1,0 +1,62 @@
+# SQUALL_STRICT_MATH: refuse the flags that would let a compiler round differently from
+# IEEE 754 (fast-math and its parts, fused multiply-adds, flush-to-zero), and after the
+# build check that no kernel calls a library elementary function (check_kernel_math.py).
+message(STATUS "Squall: strict math ${SQUALL_STRICT_MATH} (-DSQUALL_STRICT_MATH; ON: the same bits on every CPU and GPU)")
+
+if(SQUALL_STRICT_MATH)
+  set(_squall_flags "${CMAKE_CXX_FLAGS} ${CMAKE_CXX_FLAGS_${CMAKE_BUILD_TYPE}} ${CMAKE_CUDA_FLAGS} ${Kokkos_CXX_FLAGS}")
+  string(TOUPPER "${CMAKE_BUILD_TYPE}" _squall_bt)
+  set(_squall_flags "${_squall_flags} ${CMAKE_CXX_FLAGS_${_squall_bt}}")
+  get_target_property(_squall_kk_opts Kokkos::kokkos INTERFACE_COMPILE_OPTIONS)
+  if(_squall_kk_opts)
+    string(APPEND _squall_flags " ${_squall_kk_opts}")
+  endif()
+  foreach(_bad -ffast-math -Ofast -funsafe-math-optimizations -fassociative-math -freciprocal-math
+               -ffinite-math-only -ffp-contract=fast -ffp-contract=on --use_fast_math -use_fast_math
+               -ftz=true -prec-div=false -prec-sqrt=false -fmad=true --fmad=true -fgpu-flush-denormals-to-zero
+               -fcuda-flush-denormals-to-zero -fp-model=fast)
+    string(FIND "${_squall_flags}" "${_bad}" _at)
+    if(NOT _at EQUAL -1)
+      message(FATAL_ERROR "SQUALL_STRICT_MATH=ON and the compiler flags contain ${_bad}, which changes "
+                          "rounding (flags: ${_squall_flags}). Remove it, or configure with -DSQUALL_STRICT_MATH=OFF.")
+    endif()
+  endforeach()
+  if(SQUALL_DEVICE_FMA)
+    message(FATAL_ERROR "SQUALL_STRICT_MATH=ON needs SQUALL_DEVICE_FMA=OFF: a fused multiply-add rounds once "
+                        "where the host rounds twice (and breaks the exact products of core/strict_math.hpp).")
+  endif()
+endif()
+
+find_package(Python3 COMPONENTS Interpreter)
+if(NOT Python3_Interpreter_FOUND)
+  message(WARNING "Squall: no python3, so the build does not check kernels for library math calls")
+endif()
+
+# squall_check_kernel_math(LIBS...): after LIBS are built, fail the build if the sources
+# of physics/, solver/, mesh/, cases/ or core/ call std::exp & co. directly, and (strict
+# math) if LIBS reference a libm elementary function.
+function(squall_check_kernel_math)
+  if(NOT Python3_Interpreter_FOUND)
+    return()
+  endif()
+  set(_objects "")
+  if(SQUALL_STRICT_MATH)
+    foreach(_lib IN LISTS ARGN)
+      list(APPEND _objects "$<TARGET_FILE:${_lib}>")
+    endforeach()
+  endif()
+  set(_stamp "${PROJECT_BINARY_DIR}/kernel_math_checked.stamp")
+  set(_src "${PROJECT_SOURCE_DIR}")
+  file(GLOB_RECURSE _sources CONFIGURE_DEPENDS "${_src}/core/*pp" "${_src}/physics/*pp" "${_src}/solver/*pp"
+       "${_src}/mesh/*pp" "${_src}/cases/*pp")
+  add_custom_command(
+    OUTPUT "${_stamp}"
+    COMMAND "${Python3_EXECUTABLE}" "${_src}/cmake/check_kernel_math.py" --root "${_src}"
+            --sources "${_src}/core" "${_src}/physics" "${_src}/solver" "${_src}/mesh" "${_src}/cases"
+            --objects ${_objects} --nm "${CMAKE_NM}"
+    COMMAND "${CMAKE_COMMAND}" -E touch "${_stamp}"
+    DEPENDS "${_src}/cmake/check_kernel_math.py" ${_sources} ${ARGN}
+    COMMENT "Checking that kernels take their elementary functions from squall::math"
+    VERBATIM)
+  add_custom_target(squall_kernel_math_check ALL DEPENDS "${_stamp}")
+endfunction()
