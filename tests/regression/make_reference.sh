@@ -14,6 +14,7 @@ python3 - "$tmp/summary.json" > "$here/$case.ref" <<'PY'
 import json, sys
 s = json.load(open(sys.argv[1]))
 print(f"# {s['case']}: {s['steps']} steps, N = {s['polynomial_order']}, elements {s['elements']}")
+print(f"state_checksum {s['state_checksum']}")
 rows = [("final_time", s["final_time"])]
 rows += [(f"state_norms.l2.{k}", v) for k, v in s["state_norms"]["l2"].items()]
 rows += [(f"errors.l2.{k}", v) for k, v in s.get("errors", {}).get("l2", {}).items()]
