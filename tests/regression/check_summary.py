@@ -14,6 +14,10 @@
                                              bit), or else every other line matches
                                              within a relative 1e-12 (kernels whose
                                              arithmetic order changed), or its floor
+  check_summary.py reference|kernels --exact SUMMARY REF
+                                             as above, and the state_checksum of REF
+                                             must match bit for bit (strict-math builds:
+                                             the same bits on every CPU and GPU)
 
 Each value is compared relative to itself: |value - expected| <= relative |expected| +
 floor. The floor is the round-off of that quantity, 8 ulps (8 x 2.2e-16) of its scale:
@@ -96,18 +100,28 @@ def main(argv):
             print(f"{path}: {checksum} ({load(path)['ranks']} ranks)")
         return 0 if len({c for _, c in sums}) == 1 and len(sums) > 1 else 1
     if mode in ("reference", "kernels"):
+        exact = len(argv) > 2 and argv[2] == "--exact"
+        if exact:
+            argv = argv[:2] + argv[3:]
         summary = load(argv[2])
         with open(argv[3]) as f:
             rows = [line.split() for line in f if line.strip() and not line.startswith("#")]
         relative = 1e-9
+        expected = dict(rows).get("state_checksum")
+        rows = [r for r in rows if r[0] != "state_checksum"]
+        bitwise = expected is not None and summary["state_checksum"] == expected
+        if exact and not bitwise:
+            print(f"FAIL state_checksum {summary['state_checksum']} != {expected or '(none in the reference)'}: "
+                  f"a strict-math build must give the reference's bits (core/strict_math.hpp)")
+        elif expected is not None:
+            print(f"{'ok  ' if bitwise else 'note'} state_checksum {summary['state_checksum']}"
+                  f"{' == ' if bitwise else ' != '}{expected}")
         if mode == "kernels":
-            expected = dict(rows).get("state_checksum")
-            rows = [r for r in rows if r[0] != "state_checksum"]
-            if summary["state_checksum"] == expected:
-                print(f"ok   state_checksum {expected}: bit for bit the reference state")
+            if bitwise:
+                print("ok   bit for bit the reference state")
                 return 0
-            print(f"state_checksum {summary['state_checksum']} != {expected}: the bits changed; "
-                  f"comparing state norms within a relative 1e-12")
+            if not exact:
+                print("the bits changed; comparing state norms within a relative 1e-12")
             relative = 1e-12
         floors = round_off_floors(dict((k, float(v)) for k, v in rows))
         failed = 0
@@ -116,7 +130,7 @@ def main(argv):
             ok = abs(value - expected) <= relative * abs(expected) + floors[key]
             print(f"{'ok  ' if ok else 'FAIL'} {key}: {value!r} (reference {expected!r})")
             failed += not ok
-        return 1 if failed else 0
+        return 1 if failed or (exact and not bitwise) else 0
     print(__doc__)
     return 2
 

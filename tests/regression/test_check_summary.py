@@ -1,7 +1,8 @@
 #!/usr/bin/env python3
 """The reference comparison of check_summary.py can fail: for every reference file and
 every value in it, a summary with that value moved by 4 times its tolerance is refused,
-and one moved by a quarter of it is accepted. Tiny norms (a velocity component that is
+and one moved by a quarter of it is accepted; with --exact, a summary whose
+state_checksum is not the reference's is refused. Tiny norms (a velocity component that is
 zero but for round-off) are compared against their round-off floor, not against the
 largest value of the file.
 
@@ -30,13 +31,13 @@ def nest(flat):
     return out
 
 
-def verdict(mode, summary, ref):
+def verdict(mode, summary, ref, *flags):
     """check_summary.py's exit status on `summary` (run in this process, quietly)."""
     with tempfile.NamedTemporaryFile("w", suffix=".json", delete=False) as f:
         json.dump(summary, f)
     try:
         with contextlib.redirect_stdout(io.StringIO()):
-            return check_summary.main(["check_summary.py", mode, f.name, ref])
+            return check_summary.main(["check_summary.py", mode, *flags, f.name, ref])
     finally:
         os.unlink(f.name)
 
@@ -50,14 +51,26 @@ def main(refs):
         values = {k: v for k, v in rows if k != "state_checksum"}
         expected = {k: float(v) for k, v in values.items()}
         floors = check_summary.round_off_floors(expected)
-        kernels = "state_checksum" in dict(rows)
+        checksum = dict(rows).get("state_checksum")
+        kernels = os.path.basename(ref).startswith("kernels_")
         mode, relative = ("kernels", 1e-12) if kernels else ("reference", 1e-9)
         base = dict(expected)
-        if kernels:
-            base["state_checksum"] = "not-the-reference"  # force the norm comparison
+        base["state_checksum"] = "not-the-reference"  # force the norm comparison
         if verdict(mode, nest(base), ref) != 0:
             print(f"FAIL {ref}: the reference values themselves are refused")
             failures += 1
+        # --exact (strict-math builds): the reference's norms with other bits are refused,
+        # its checksum accepted; a reference without a checksum cannot pass it
+        exact_cases = [(base, 1)]
+        if checksum is not None:
+            exact_cases.append((dict(base, state_checksum=checksum), 0))
+        for summary, want in exact_cases:
+            got = verdict(mode, nest(summary), ref, "--exact")
+            checked += 1
+            if (got != 0) != bool(want):
+                failures += 1
+                print(f"FAIL {ref}: --exact with checksum {summary['state_checksum']}: "
+                      f"{'refused' if got else 'accepted'}")
         for key, value in expected.items():
             tolerance = relative * abs(value) + floors[key]
             cases = ((4.0, 1), (0.25, 0))
