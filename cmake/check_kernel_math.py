@@ -81,8 +81,9 @@ def scan_sources(dirs, root):
                 for number, line in enumerate(code.split("\n"), 1):
                     for m in CALL.finditer(line):
                         prefix = m.group("prefix").replace(" ", "")
-                        if prefix.endswith("math::") and not prefix.endswith(("std::math::", "Kokkos::math::")):
-                            continue  # squall::math::NAME
+                        if prefix.endswith(("math::", "math::strict::")) and not prefix.endswith(
+                                ("std::math::", "Kokkos::math::")):
+                            continue  # squall::math::NAME, squall::math::strict::NAME
                         if prefix in (".", ">"):
                             continue  # a member function of that name
                         if prefix == "" and re.search(r"(?:\bdouble|\bfloat|\bReal|\bauto|\bint)\s+$", line[:m.start()]):

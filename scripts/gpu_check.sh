@@ -1,0 +1,103 @@
+#!/usr/bin/env bash
+# scripts/gpu_check.sh KOKKOS_ROOT [OUT]
+#
+# The device-side check of "the same bits on CPUs and GPUs" (docs/solver.md, Strict
+# math): builds Squall against the CUDA or HIP Kokkos 4 installed at KOKKOS_ROOT (a
+# site's build; this script does not build Kokkos), twice:
+#   OUT/build-strict   SQUALL_STRICT_MATH=ON (the default)
+#   OUT/build-vendor   SQUALL_STRICT_MATH=OFF (the vendor's exp, pow, sin, ...), for the cost
+# and then, with the strict build,
+#   - test_strict_math: the six elementary functions in a GPU kernel against the host,
+#     bit for bit, over 1.2 million arguments;
+#   - the unit, operator and regression suites: every kernels_* and regression reference
+#     (made on a CPU) must match its state_checksum exactly (--exact);
+# and with both builds, the TGV benchmark (16^3 elements, N = 4, and 1e7 DOF), strict
+# and vendor alternately, for the cost of strict math on the GPU.
+# Everything lands in OUT (default ./gpu_check): ctest logs, bench.csv files,
+# results.md with the verdicts. Exit status 0 only when every check passed.
+#
+# Environment: SQUALL_GPU_JOBS (build jobs, default nproc), SQUALL_GPU_SKIP_VENDOR=1 to
+# build and time the strict configuration only (about half the time), CMAKE_ARGS (extra
+# configure arguments, e.g. -DCMAKE_CUDA_ARCHITECTURES=90).
+set -uo pipefail
+here=$(cd "$(dirname "$0")/.." && pwd)
+kokkos_root=${1:?usage: scripts/gpu_check.sh KOKKOS_ROOT [OUT]}
+out=$(mkdir -p "${2:-gpu_check}" && cd "${2:-gpu_check}" && pwd)
+jobs=${SQUALL_GPU_JOBS:-$(nproc)}
+status=0
+results="$out/results.md"
+log() { echo "$*" | tee -a "$results"; }
+
+: >"$results"
+log "# Squall GPU check, $(date -u +%Y-%m-%dT%H:%MZ), commit $(git -C "$here" rev-parse --short HEAD 2>/dev/null || echo unknown)"
+log ""
+log "Device: $( (nvidia-smi --query-gpu=name,driver_version --format=csv,noheader || rocm-smi --showproductname) 2>/dev/null | head -1)"
+log "Kokkos: $kokkos_root"
+
+configure_and_build() {  # NAME STRICT
+  local dir="$out/build-$1"
+  cmake -S "$here" -B "$dir" -DCMAKE_BUILD_TYPE=Release -DKokkos_ROOT="$kokkos_root" \
+        -DSQUALL_STRICT_MATH="$2" ${CMAKE_ARGS:-} >"$out/configure-$1.log" 2>&1 &&
+    cmake --build "$dir" -j "$jobs" >"$out/build-$1.log" 2>&1
+}
+
+log ""
+log "## Build"
+if configure_and_build strict ON; then
+  log "- strict build: ok ($(grep -E '^-- Squall: Kokkos' "$out/configure-strict.log" | sed 's/^-- Squall: //'))"
+else
+  log "- strict build: FAILED (see configure-strict.log, build-strict.log)"
+  exit 1
+fi
+vendor=0
+if [ "${SQUALL_GPU_SKIP_VENDOR:-0}" != 1 ]; then
+  if configure_and_build vendor OFF; then vendor=1; log "- vendor-math build: ok"; else log "- vendor-math build: FAILED"; fi
+fi
+
+log ""
+log "## Elementary functions: GPU kernel vs host"
+strict="$out/build-strict"
+if "$strict/tests/test_strict_math" >"$out/test_strict_math.log" 2>&1; then
+  log "- ok: $(grep 'kernel (' "$out/test_strict_math.log")"
+else
+  log "- FAILED: $(grep 'kernel (' "$out/test_strict_math.log" || echo 'see test_strict_math.log')"
+  status=1
+fi
+
+log ""
+log "## Unit, operator and regression suites (references made on a CPU, checksums exact)"
+(cd "$strict" && ctest -L 'unit|operator|regression|mpi' --output-on-failure --timeout 600 -j 4 >"$out/ctest.log" 2>&1)
+ctest_status=$?
+log "- $(grep -E 'tests passed|tests failed' "$out/ctest.log" | tail -1)"
+grep -E '^\s*[0-9]+ - .*\(Failed|Timeout\)' "$out/ctest.log" | sed 's/^/  - /' | tee -a "$results"
+[ $ctest_status -eq 0 ] || status=1
+# Which references matched bit for bit, and which only to round-off (should be none)
+grep -hE '(ok  |FAIL|note) state_checksum' "$strict"/Testing/Temporary/LastTest.log 2>/dev/null |
+  sort | uniq -c | sed 's/^/  /' >"$out/checksums.txt"
+log "- state checksums: $(grep -c 'ok  ' "$out/checksums.txt") lines bitwise, $(grep -c 'FAIL' "$out/checksums.txt") failing (checksums.txt)"
+
+log ""
+log "## Cost of strict math on the GPU (TGV, PID in seconds; strict and vendor alternately)"
+bench() {  # BUILD TAG ARGS...
+  local b=$1 tag=$2; shift 2
+  python3 "$here/scripts/bench.py" --squall "$out/build-$b/squall" --case "$here/cases/taylor_green.toml" \
+    --orders 4 --steps 10 --warmup 2 --out "$out/bench-$tag" "$@" >"$out/bench-$tag.log" 2>&1
+}
+pid() { python3 -c "import csv,sys; print(next(csv.DictReader(open(sys.argv[1])))['pid_seconds'])" "$1/bench.csv" 2>/dev/null; }
+for size in "--elements 16,16,16" "--dof 1e7"; do
+  for round in 1 2 3; do
+    bench strict "strict-$round-${size//[^0-9a-z]/}" $size
+    s=$(pid "$out/bench-strict-$round-${size//[^0-9a-z]/}")
+    v="-"
+    if [ $vendor = 1 ]; then
+      bench vendor "vendor-$round-${size//[^0-9a-z]/}" $size
+      v=$(pid "$out/bench-vendor-$round-${size//[^0-9a-z]/}")
+    fi
+    log "- $size, round $round: strict $s, vendor $v$( [ "$v" != - ] && [ -n "$s" ] && [ -n "$v" ] &&
+        python3 -c "import sys; print(f', ratio {float(sys.argv[1]) / float(sys.argv[2]):.3f}')" "$s" "$v")"
+  done
+done
+
+log ""
+log "Overall: $([ $status -eq 0 ] && echo 'every check passed' || echo 'FAILED')"
+exit $status
