@@ -108,6 +108,25 @@ KOKKOS_FORCEINLINE_FUNCTION int integer_kind(double a) {
 /// x rounded to the nearest integer, for |x| < 2^51 (ties to even).
 KOKKOS_FORCEINLINE_FUNCTION double round_to_integer(double x) { return (x + round_shifter) - round_shifter; }
 
+/// c0 + c1 z + ... + c7 z^7 by Estrin's scheme: the same operations in the same order
+/// on every backend (nothing here may be reassociated), with a dependency chain of four
+/// multiply-add steps instead of Horner's seven.
+KOKKOS_FORCEINLINE_FUNCTION double estrin8(double z, double z2, double z4, double c0, double c1, double c2,
+                                           double c3, double c4, double c5, double c6, double c7) {
+  const double p0 = c0 + c1 * z, p1 = c2 + c3 * z, p2 = c4 + c5 * z, p3 = c6 + c7 * z;
+  return (p0 + p1 * z2) + (p2 + p3 * z2) * z4;
+}
+
+/// c0 + c1 z + ... + c11 z^11 by Estrin's scheme.
+KOKKOS_FORCEINLINE_FUNCTION double estrin12(double z, double c0, double c1, double c2, double c3, double c4,
+                                            double c5, double c6, double c7, double c8, double c9, double c10,
+                                            double c11) {
+  const double z2 = z * z, z4 = z2 * z2;
+  const double low = estrin8(z, z2, z4, c0, c1, c2, c3, c4, c5, c6, c7);
+  const double high = (c8 + c9 * z) + (c10 + c11 * z) * z2;
+  return low + high * (z4 * z4);
+}
+
 // ln 2 = ln2_hi + ln2_lo, ln2_hi with its low 11 bits zero so that k ln2_hi is exact for
 // |k| < 2^11.
 constexpr double ln2_hi = 0x1.62e42fefa3800p-1;
@@ -123,18 +142,9 @@ KOKKOS_INLINE_FUNCTION double exp_dd(double xh, double xl) {
   const DD r = two_sum(a, xl - k * ln2_lo);
   const double rh = r.hi, rl = r.lo;  // |rh| <= 0.3466
   // exp(r) = 1 + r + r^2/2 + r^3 (1/3! + r/4! + ... + r^11/14!), remainder < 2^-63
-  double tail = 1.0 / 87178291200.0;  // 1/14!
-  tail = tail * rh + 1.0 / 6227020800.0;
-  tail = tail * rh + 1.0 / 479001600.0;
-  tail = tail * rh + 1.0 / 39916800.0;
-  tail = tail * rh + 1.0 / 3628800.0;
-  tail = tail * rh + 1.0 / 362880.0;
-  tail = tail * rh + 1.0 / 40320.0;
-  tail = tail * rh + 1.0 / 5040.0;
-  tail = tail * rh + 1.0 / 720.0;
-  tail = tail * rh + 1.0 / 120.0;
-  tail = tail * rh + 1.0 / 24.0;
-  tail = tail * rh + 1.0 / 6.0;
+  double tail = estrin12(rh, 1.0 / 6.0, 1.0 / 24.0, 1.0 / 120.0, 1.0 / 720.0, 1.0 / 5040.0, 1.0 / 40320.0,
+                         1.0 / 362880.0, 1.0 / 3628800.0, 1.0 / 39916800.0, 1.0 / 479001600.0,
+                         1.0 / 6227020800.0, 1.0 / 87178291200.0);
   const DD sq = two_prod(rh, rh);
   tail = tail * sq.hi * rh;
   const DD u = two_sum(1.0, rh);
@@ -165,9 +175,10 @@ KOKKOS_INLINE_FUNCTION DD log_dd(double x) {
   const double f = m - 1.0;  // exact, |f| <= 0.4143
   // s = f / (2 + f) as a double-double; log(1 + f) = 2 atanh(s) = 2s + 2s^3/3 + 2s^5/5 + ...
   const DD d = two_sum(2.0, f);
-  const double sh = f / d.hi;
+  const double inv = 1.0 / d.hi;
+  const double sh = f * inv;  // any nearby value: sl corrects it
   const DD p = two_prod(sh, d.hi);
-  const double sl = (((f - p.hi) - p.lo) - sh * d.lo) / d.hi;
+  const double sl = (((f - p.hi) - p.lo) - sh * d.lo) * inv;
   // s^2 and s^3 as double-doubles
   DD s2 = two_prod(sh, sh);
   s2.lo += 2.0 * sh * sl;
@@ -187,18 +198,8 @@ KOKKOS_INLINE_FUNCTION DD log_dd(double x) {
   // 2 s^7 (1/7 + s^2/9 + ... + s^22/29): |s^2| <= 0.0295, remainder < 2^-75 relative;
   // the terms carried in double (at most 2^-13 of the result) are good to 2^-64
   const double z = s2.hi;
-  double t = 2.0 / 29.0;
-  t = t * z + 2.0 / 27.0;
-  t = t * z + 2.0 / 25.0;
-  t = t * z + 2.0 / 23.0;
-  t = t * z + 2.0 / 21.0;
-  t = t * z + 2.0 / 19.0;
-  t = t * z + 2.0 / 17.0;
-  t = t * z + 2.0 / 15.0;
-  t = t * z + 2.0 / 13.0;
-  t = t * z + 2.0 / 11.0;
-  t = t * z + 2.0 / 9.0;
-  t = t * z + 2.0 / 7.0;
+  double t = estrin12(z, 2.0 / 7.0, 2.0 / 9.0, 2.0 / 11.0, 2.0 / 13.0, 2.0 / 15.0, 2.0 / 17.0, 2.0 / 19.0,
+                      2.0 / 21.0, 2.0 / 23.0, 2.0 / 25.0, 2.0 / 27.0, 2.0 / 29.0);
   t = t * (s5.hi * z);
   // e ln 2 + 2s + q3 + q5 + t; e ln2_hi is exact for |e| <= 1078
   const double ed = static_cast<double>(e);
@@ -240,14 +241,10 @@ KOKKOS_INLINE_FUNCTION double sin_kernel(double rh, double rl) {
   c.lo += sixth_hi * r3.lo + sixth_lo * r3.hi;
   // r^5 (1/5! - r^2/7! + ... - r^14/19!), remainder < 2^-64 relative
   const double z = r2.hi;
-  double t = -1.0 / 121645100408832000.0;
-  t = t * z + 1.0 / 355687428096000.0;
-  t = t * z - 1.0 / 1307674368000.0;
-  t = t * z + 1.0 / 6227020800.0;
-  t = t * z - 1.0 / 39916800.0;
-  t = t * z + 1.0 / 362880.0;
-  t = t * z - 1.0 / 5040.0;
-  t = t * z + 1.0 / 120.0;
+  const double z2 = z * z, z4 = z2 * z2;
+  double t = estrin8(z, z2, z4, 1.0 / 120.0, -1.0 / 5040.0, 1.0 / 362880.0, -1.0 / 39916800.0,
+                     1.0 / 6227020800.0, -1.0 / 1307674368000.0, 1.0 / 355687428096000.0,
+                     -1.0 / 121645100408832000.0);
   t = t * (r3.hi * z);
   const DD h = two_sum(rh, -c.hi);
   return h.hi + (h.lo + ((t - c.lo) + rl * (1.0 - 0.5 * z)));
@@ -258,15 +255,10 @@ KOKKOS_INLINE_FUNCTION double cos_kernel(double rh, double rl) {
   const DD r2 = two_prod(rh, rh);
   const double z = r2.hi;
   // r^4 (1/4! - r^2/6! + ... + r^16/20!), remainder < 2^-64 relative
-  double t = 1.0 / 2432902008176640000.0;
-  t = t * z - 1.0 / 6402373705728000.0;
-  t = t * z + 1.0 / 20922789888000.0;
-  t = t * z - 1.0 / 87178291200.0;
-  t = t * z + 1.0 / 479001600.0;
-  t = t * z - 1.0 / 3628800.0;
-  t = t * z + 1.0 / 40320.0;
-  t = t * z - 1.0 / 720.0;
-  t = t * z + 1.0 / 24.0;
+  const double z2 = z * z, z4 = z2 * z2;
+  double t = estrin8(z, z2, z4, 1.0 / 24.0, -1.0 / 720.0, 1.0 / 40320.0, -1.0 / 3628800.0, 1.0 / 479001600.0,
+                     -1.0 / 87178291200.0, 1.0 / 20922789888000.0, -1.0 / 6402373705728000.0);
+  t = t + (1.0 / 2432902008176640000.0) * (z4 * z4);
   t = t * (z * z);
   const DD h = two_sum(1.0, -0.5 * z);
   return h.hi + (h.lo + ((t - 0.5 * r2.lo) - rl * rh));
