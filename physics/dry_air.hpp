@@ -343,8 +343,13 @@ struct DryAir {
   /// theta: heat diffuses down grad T and no closure needs the stratification) theta is
   /// left 0, which spares a pow per node.
   KOKKOS_INLINE_FUNCTION Grad gradient_variables(const Prim& w, bool with_theta = true) const {
+    return gradient_variables(w, with_theta, with_theta ? exner(w.p) : Real(1));
+  }
+  /// The same with Pi(p) = exner(w.p) given (the operator computes it once per node and
+  /// keeps it for the viscous flux).
+  KOKKOS_INLINE_FUNCTION Grad gradient_variables(const Prim& w, bool with_theta, Real exner_p) const {
     Grad g;
-    g[0] = w.u[0], g[1] = w.u[1], g[2] = w.u[2], g[g_T] = w.T, g[g_theta] = with_theta ? w.T / exner(w.p) : Real(0);
+    g[0] = w.u[0], g[1] = w.u[1], g[2] = w.u[2], g[g_T] = w.T, g[g_theta] = with_theta ? w.T / exner_p : Real(0);
     if constexpr (K > 0)
       for (int k = 0; k < K; ++k) g[g_tracer + k] = w.c[k];
     return g;

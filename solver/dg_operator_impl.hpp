@@ -20,13 +20,17 @@ KOKKOS_INLINE_FUNCTION typename Eq::Cons own_flux(const Eq& eq, const StateView&
 }
 
 /// The variables whose gradients BR1 lifts, of node n of element e, into g (when the
-/// viscous phases need them: g is empty otherwise).
+/// viscous phases need them: g is empty otherwise), and with theta the Exner function
+/// Pi(p) into pi, which the viscous flux reads instead of evaluating it again.
 template <class Eq>
-KOKKOS_INLINE_FUNCTION void store_gradient_variables(const Eq& eq, const DeviceView<Real***>& g, int e, int n,
+KOKKOS_INLINE_FUNCTION void store_gradient_variables(const Eq& eq, const DeviceView<Real***>& g,
+                                                     const DeviceView<Real**>& pi, int e, int n,
                                                      const typename Eq::Prim& w, bool theta) {
   if (g.extent(0) == 0) return;
-  const typename Eq::Grad v = eq.gradient_variables(w, theta);
+  const Real exner_p = theta ? eq.exner(w.p) : Real(1);
+  const typename Eq::Grad v = eq.gradient_variables(w, theta, exner_p);
   for (int k = 0; k < Eq::ngrad; ++k) g(e, k, n) = v[k];
+  if (pi.extent(0) > 0) pi(e, n) = exner_p;
 }
 
 /// What every volume kernel forms first at a node: its state, aux values and primitive
@@ -39,12 +43,13 @@ struct NodePoint {
 };
 template <class Eq>
 KOKKOS_FORCEINLINE_FUNCTION NodePoint<Eq> pointwise_pass(const Eq& eq, const StateView& q, const AuxView& aux,
-                                                    const DeviceView<Real***>& g, int e, int n, bool theta) {
+                                                    const DeviceView<Real***>& g, const DeviceView<Real**>& pi,
+                                                    int e, int n, bool theta) {
   NodePoint<Eq> p;
   p.q = load<Eq>(q, e, n);
   p.a = load_aux(aux, e, n);
   p.w = eq.primitive(p.q, p.a.phi);
-  store_gradient_variables(eq, g, e, n, p.w, theta);
+  store_gradient_variables(eq, g, pi, e, n, p.w, theta);
   return p;
 }
 
@@ -165,6 +170,7 @@ DgOperator<N, Eq>::DgOperator(const mesh::LocalMesh& mesh, const Basis<N>& basis
   }
   if (viscous_) {
     gvars_ = DeviceView<Real***>("dg::gradient_variables", elements_, Eq::ngrad, L::nodes);
+    if (theta_gradient_) exner_ = DeviceView<Real**>("dg::exner", elements_, L::nodes);
     grad_surface_ = DeviceView<Real****>("dg::gradient_surface", elements_, 6, Eq::ngrad, L::face_nodes);
     if (kernel_layout_ == KernelLayout::elements)
       vtrace_ = DeviceView<Real****>("dg::viscous_flux_traces", elements_, 6, nvflux, L::face_nodes);
@@ -260,13 +266,14 @@ void DgOperator<N, Eq>::volume_integral(const StateView& q, const StateView& dq)
   const auto F = flux_;
   const auto P = points_;
   const auto g = gvars_;
+  const auto pi = exner_;
   const bool theta = theta_gradient_;
   const auto aux = aux_;
   const Eq eq = eq_;
   // Everything the later phases need of each node's primitive state, in one pass:
   // fluxes (standard form), split-form points, and the variables whose gradients BR1 lifts.
   parallel_for("dg::volume_flux", elements_, L::nodes, KOKKOS_LAMBDA(const int e, const int n) {
-    const NodePoint<Eq> p = pointwise_pass(eq, q, aux, g, e, n, theta);
+    const NodePoint<Eq> p = pointwise_pass(eq, q, aux, g, pi, e, n, theta);
     if (F.extent(0) > 0) {
       for (int d = 0; d < 3; ++d) {
         const Cons f = eq.flux(p.q, p.w, p.a.p_ref, d);
@@ -360,6 +367,7 @@ KOKKOS_FORCEINLINE_FUNCTION void add_split_lines(const Eq& eq, const Real (&weig
 template <int N, class Eq>
 void DgOperator<N, Eq>::volume_integral_split_lines(const StateView& q, const StateView& dq) {
   const auto g = gvars_;
+  const auto pi = exner_;
   const bool theta = theta_gradient_;
   const auto aux = aux_;
   const Eq eq = eq_;
@@ -375,7 +383,7 @@ void DgOperator<N, Eq>::volume_integral_split_lines(const StateView& q, const St
     // order), y lines (a = j, t = i + n1 k) and x lines (a = i, t = j + n1 k).
     LineMajor<N, ns> pz, py, px;
     for (int n = 0; n < L::nodes; ++n) {
-      const NodePoint<Eq> p = pointwise_pass(eq, q, aux, g, e, n, theta);
+      const NodePoint<Eq> p = pointwise_pass(eq, q, aux, g, pi, e, n, theta);
       Real values[ns];
       Eq::split_values(eq.split_point(p.q, p.w, p.a.p_ref), values);
       const int i = n % n1, j = (n / n1) % n1, k = n / lines;

@@ -183,6 +183,7 @@ struct NodeViscousFlux {
   using L = Layout<N>;
   static constexpr int nvflux = Eq::nvflux, first_viscous = Eq::first_viscous;
   DeviceView<Real***> g;    ///< gradient variables (element, var, node)
+  DeviceView<Real**> pi;    ///< Pi(p) per node from the gradient pass; empty: evaluate it here
   DeviceView<Real****> sg;  ///< g* - g per element face
   DeviceView<int* [6]> neighbors;  ///< element across each interior face (element layout), else -1; empty: use sg
   StateView q;
@@ -209,7 +210,7 @@ struct NodeViscousFlux {
     // in registers across the node's fluxes.
     const Eq local = eq;
     const typename Eq::Prim w = local.primitive(load<Eq>(q, e, n), aux(e, Eq::a_phi, n));
-    const Real exner_p = need_exner ? local.exner(w.p) : Real(1);
+    const Real exner_p = !need_exner ? Real(1) : pi.extent(0) > 0 ? pi(e, n) : local.exner(w.p);
     const Real nu_t = closure.nu_t(w, exner_p, gr);
     const Real nu_total = nu + nu_t, kappa_total = kappa + nu_t / closure.prandtl_t;
     const Real tracer_total = Eq::ntracers > 0 ? tracer_diffusivity + nu_t / schmidt_t : Real(0);
@@ -233,7 +234,7 @@ template <int N, class Eq>
 template <class ClosureModel>
 NodeViscousFlux<N, Eq, ClosureModel> DgOperator<N, Eq>::node_viscous_flux(const StateView& q,
                                                                           const ClosureModel& closure) const {
-  NodeViscousFlux<N, Eq, ClosureModel> nv{gvars_, grad_surface_, neighbors_, q, aux_, eq_, basis_,
+  NodeViscousFlux<N, Eq, ClosureModel> nv{gvars_, exner_, grad_surface_, neighbors_, q, aux_, eq_, basis_,
                                       two_over_h_[0], two_over_h_[1], two_over_h_[2],
                                       two_over_h_[0] / basis_.w[0], two_over_h_[1] / basis_.w[0],
                                       two_over_h_[2] / basis_.w[0], viscosity_, diffusivity_, tracer_diffusivity_,
