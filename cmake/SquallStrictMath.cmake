@@ -4,9 +4,8 @@
 message(STATUS "Squall: strict math ${SQUALL_STRICT_MATH} (-DSQUALL_STRICT_MATH; ON: the same bits on every CPU and GPU)")
 
 if(SQUALL_STRICT_MATH)
-  set(_squall_flags "${CMAKE_CXX_FLAGS} ${CMAKE_CXX_FLAGS_${CMAKE_BUILD_TYPE}} ${CMAKE_CUDA_FLAGS} ${Kokkos_CXX_FLAGS}")
   string(TOUPPER "${CMAKE_BUILD_TYPE}" _squall_bt)
-  set(_squall_flags "${_squall_flags} ${CMAKE_CXX_FLAGS_${_squall_bt}}")
+  set(_squall_flags "${CMAKE_CXX_FLAGS} ${CMAKE_CXX_FLAGS_${_squall_bt}} ${CMAKE_CUDA_FLAGS} ${Kokkos_CXX_FLAGS}")
   get_target_property(_squall_kk_opts Kokkos::kokkos INTERFACE_COMPILE_OPTIONS)
   if(_squall_kk_opts)
     string(APPEND _squall_flags " ${_squall_kk_opts}")

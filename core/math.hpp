@@ -34,20 +34,16 @@ KOKKOS_INLINE_FUNCTION T abs(T x) { return kk::fabs(x); }
 constexpr bool strict_math = SQUALL_STRICT_MATH != 0;
 
 #if SQUALL_STRICT_MATH
-KOKKOS_INLINE_FUNCTION double exp(double x) { return strict::exp(x); }
-KOKKOS_INLINE_FUNCTION double log(double x) { return strict::log(x); }
-KOKKOS_INLINE_FUNCTION double pow(double x, double y) { return strict::pow(x, y); }
-KOKKOS_INLINE_FUNCTION double sin(double x) { return strict::sin(x); }
-KOKKOS_INLINE_FUNCTION double cos(double x) { return strict::cos(x); }
-KOKKOS_INLINE_FUNCTION double cbrt(double x) { return strict::cbrt(x); }
+namespace elementary = ::squall::math::strict;
 #else
-KOKKOS_INLINE_FUNCTION double exp(double x) { return kk::exp(x); }
-KOKKOS_INLINE_FUNCTION double log(double x) { return kk::log(x); }
-KOKKOS_INLINE_FUNCTION double pow(double x, double y) { return kk::pow(x, y); }
-KOKKOS_INLINE_FUNCTION double sin(double x) { return kk::sin(x); }
-KOKKOS_INLINE_FUNCTION double cos(double x) { return kk::cos(x); }
-KOKKOS_INLINE_FUNCTION double cbrt(double x) { return kk::cbrt(x); }
+namespace elementary = kk;
 #endif
+KOKKOS_INLINE_FUNCTION double exp(double x) { return elementary::exp(x); }
+KOKKOS_INLINE_FUNCTION double log(double x) { return elementary::log(x); }
+KOKKOS_INLINE_FUNCTION double pow(double x, double y) { return elementary::pow(x, y); }
+KOKKOS_INLINE_FUNCTION double sin(double x) { return elementary::sin(x); }
+KOKKOS_INLINE_FUNCTION double cos(double x) { return elementary::cos(x); }
+KOKKOS_INLINE_FUNCTION double cbrt(double x) { return elementary::cbrt(x); }
 template <class T>
 KOKKOS_INLINE_FUNCTION T floor(T x) { return kk::floor(x); }
 template <class T>

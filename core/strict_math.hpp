@@ -277,12 +277,10 @@ KOKKOS_INLINE_FUNCTION double exp(double x) {
 
 /// Natural logarithm.
 KOKKOS_INLINE_FUNCTION double log(double x) {
-  if (detail::is_nan(x) || x < 0) return detail::is_nan(x) ? x + x : (x - x) / (x - x);
+  if (!(x >= 0)) return detail::is_nan(x) ? x + x : (x - x) / (x - x);  // NaN, x < 0: NaN
   if (x == 0) return -detail::inf();
   if (x == detail::inf()) return x;
-  if (x == 1.0) return 0.0;
-  const detail::DD l = detail::log_dd(x);
-  return l.hi;
+  return detail::log_dd(x).hi;
 }
 
 /// x^y, with the special cases of C99 Annex F (pow(x, 0) = 1 for any x, pow(1, y) = 1
