@@ -1,0 +1,201 @@
+#pragma once
+/// Equilibrium thermodynamics of moist air: dry air, water vapour and condensate (liquid,
+/// and ice as an option) in an ideal mixture, the specific volume of the condensate
+/// neglected; the formulation of the ClimateMachine thermodynamics (Sridhar et al. 2022,
+/// Geosci. Model Dev. 15, 6259-6284, sec. 2, doi:10.5194/gmd-15-6259-2022, and the
+/// Thermodynamics.jl package it describes). With specific humidities q_t (total water),
+/// q_l, q_i (condensate) and q_v = q_t - q_l - q_i:
+///   R_m  = R_d (1 - q_t) + R_v q_v,
+///   c_vm = c_vd (1 - q_t) + c_vv q_v + c_l q_l + c_i q_i,   c_pm = c_vm + R_m,
+///   e_int = c_vm (T - T_0) + q_v e_v0 - q_i e_i0,            e_v0 = L_v0 - R_v T_0, e_i0 = L_f0,
+///   p = rho R_m T,
+/// latent heats linear in T (Kirchhoff), L_v(T) = L_v0 + (c_pv - c_l)(T - T_0) and the
+/// same for sublimation, and the saturation vapour pressure over a surface of liquid
+/// fraction lambda from the Clausius-Clapeyron relation integrated with that latent heat:
+///   p_v*(T) = p_tr (T / T_tr)^(dc_p / R_v) exp((L_0 - dc_p T_0) / R_v (1 / T_tr - 1 / T)),
+///   L_0 = lambda L_v0 + (1 - lambda) L_s0,  dc_p = lambda (c_pv - c_l) + (1 - lambda)(c_pv - c_i),
+/// q_v* = p_v* / (rho R_v T). The liquid fraction is 1 above T_freeze and, with ice on,
+/// falls linearly to 0 at T_icenuc. Everything is plain arithmetic and squall::math, so
+/// the results have the same bits on every backend in a strict build.
+#include "core/math.hpp"
+#include "physics/dry_air.hpp"
+
+namespace squall::physics {
+
+/// The constants of water, in one place (the defaults of Thermodynamics.jl /
+/// CLIMAParameters, as ClimateMachine used them). The dry-air constants are those of
+/// GasParameters.
+struct WaterParameters {
+  Real R_v = 461.5;         ///< gas constant of water vapour [J kg^-1 K^-1]
+  Real cp_v = 1859.0;       ///< specific heat of vapour at constant pressure [J kg^-1 K^-1]
+  Real cp_l = 4181.0;       ///< specific heat of liquid water [J kg^-1 K^-1]
+  Real cp_i = 2100.0;       ///< specific heat of ice [J kg^-1 K^-1]
+  Real T_0 = 273.16;        ///< reference temperature of the internal energies [K]
+  Real LH_v0 = 2.5008e6;    ///< latent heat of vaporization at T_0 [J kg^-1]
+  Real LH_s0 = 2.8344e6;    ///< latent heat of sublimation at T_0 [J kg^-1]
+  Real T_triple = 273.16;   ///< triple-point temperature [K]
+  Real p_triple = 611.657;  ///< triple-point pressure [Pa]
+  Real T_freeze = 273.15;   ///< above it all condensate is liquid [K]
+  Real T_icenuc = 233.0;    ///< below it all condensate is ice (with ice) [K]
+  bool ice = false;         ///< condensate may freeze (liquid fraction below T_freeze)
+};
+
+/// A partition of the total water: specific humidities [kg kg^-1].
+struct PhasePartition {
+  Real tot = 0, liq = 0, ice = 0;
+  KOKKOS_INLINE_FUNCTION Real vap() const { return tot - liq - ice; }
+};
+
+/// Temperature and water partition from saturation adjustment.
+struct Equilibrium {
+  Real T;
+  PhasePartition q;
+};
+
+/// The moist thermodynamic functions of dry air `dry` and water `water` (plain data,
+/// passed by value into kernels).
+struct MoistThermodynamics {
+  GasParameters dry{};
+  WaterParameters water{};
+  /// Newton iterations of the saturation adjustment: a fixed count, so that every backend
+  /// takes the same steps. From the unsaturated first guess, the worst states of
+  /// 200-320 K with up to 20 g/kg of condensate need 10 (liquid only) or 11 (with ice)
+  /// to reach round-off (tests/unit/test_moist_thermodynamics.cpp); cloudy air of the
+  /// lower troposphere converges in 4-5, and the further steps leave it unchanged.
+  KOKKOS_INLINE_FUNCTION int adjustment_iterations() const { return water.ice ? 11 : 10; }
+
+  // Mixture properties.
+  KOKKOS_INLINE_FUNCTION Real gas_constant(const PhasePartition& q) const {
+    return dry.R_d * (1 - q.tot) + water.R_v * q.vap();
+  }
+  KOKKOS_INLINE_FUNCTION Real cv(const PhasePartition& q) const {
+    return dry.cv_d * (1 - q.tot) + (water.cp_v - water.R_v) * q.vap() + water.cp_l * q.liq + water.cp_i * q.ice;
+  }
+  KOKKOS_INLINE_FUNCTION Real cp(const PhasePartition& q) const { return cv(q) + gas_constant(q); }
+  /// e_v0 = L_v0 - R_v T_0: internal energy of vapour at T_0 above liquid's.
+  KOKKOS_INLINE_FUNCTION Real e_int_v0() const { return water.LH_v0 - water.R_v * water.T_0; }
+  /// e_i0 = L_f0 = L_s0 - L_v0: internal energy of liquid at T_0 above ice's.
+  KOKKOS_INLINE_FUNCTION Real e_int_i0() const { return water.LH_s0 - water.LH_v0; }
+
+  /// e_int(T, q) [J kg^-1].
+  KOKKOS_INLINE_FUNCTION Real internal_energy(Real T, const PhasePartition& q) const {
+    return cv(q) * (T - water.T_0) + q.vap() * e_int_v0() - q.ice * e_int_i0();
+  }
+  /// T from e_int at a given partition (no phase change).
+  KOKKOS_INLINE_FUNCTION Real temperature(Real e_int, const PhasePartition& q) const {
+    return water.T_0 + (e_int - q.vap() * e_int_v0() + q.ice * e_int_i0()) / cv(q);
+  }
+  /// Latent heats at T [J kg^-1].
+  KOKKOS_INLINE_FUNCTION Real latent_heat_vapor(Real T) const {
+    return water.LH_v0 + (water.cp_v - water.cp_l) * (T - water.T_0);
+  }
+  KOKKOS_INLINE_FUNCTION Real latent_heat_sublim(Real T) const {
+    return water.LH_s0 + (water.cp_v - water.cp_i) * (T - water.T_0);
+  }
+
+  /// The liquid fraction lambda(T) of condensate, and its derivative d lambda / dT.
+  KOKKOS_INLINE_FUNCTION Real liquid_fraction(Real T) const {
+    if (!water.ice || T >= water.T_freeze) return 1;
+    if (T <= water.T_icenuc) return 0;
+    return (T - water.T_icenuc) / (water.T_freeze - water.T_icenuc);
+  }
+  KOKKOS_INLINE_FUNCTION Real liquid_fraction_slope(Real T) const {
+    return water.ice && T > water.T_icenuc && T < water.T_freeze ? 1 / (water.T_freeze - water.T_icenuc) : Real(0);
+  }
+
+  /// Latent heat L_0 at T_0 and dc_p of a surface of liquid fraction lambda.
+  KOKKOS_INLINE_FUNCTION Real weighted_latent_heat(Real lambda) const {
+    return lambda * water.LH_v0 + (1 - lambda) * water.LH_s0;
+  }
+  KOKKOS_INLINE_FUNCTION Real weighted_delta_cp(Real lambda) const {
+    return lambda * (water.cp_v - water.cp_l) + (1 - lambda) * (water.cp_v - water.cp_i);
+  }
+  /// Saturation vapour pressure p_v*(T) [Pa] over a surface of liquid fraction lambda
+  /// (1: liquid, 0: ice).
+  KOKKOS_INLINE_FUNCTION Real saturation_vapor_pressure(Real T, Real lambda) const {
+    const Real L0 = weighted_latent_heat(lambda), dcp = weighted_delta_cp(lambda);
+    return water.p_triple * math::exp(dcp / water.R_v * math::log(T / water.T_triple) +
+                                      (L0 - dcp * water.T_0) / water.R_v * (1 / water.T_triple - 1 / T));
+  }
+  /// Saturation specific humidity q_v*(T, rho) = p_v* / (rho R_v T) at the equilibrium
+  /// liquid fraction.
+  KOKKOS_INLINE_FUNCTION Real q_vap_saturation(Real T, Real rho) const {
+    return saturation_vapor_pressure(T, liquid_fraction(T)) / (rho * water.R_v * T);
+  }
+  /// q_v* over a surface of liquid fraction lambda, given p instead of rho (the
+  /// definition with the pressure of the mixture: q_v* = eps p_v* / (p - (1 - eps) p_v*)
+  /// for air with no condensate, eps = R_d / R_v; sounding tools use it).
+  KOKKOS_INLINE_FUNCTION Real q_vap_saturation_from_pressure(Real T, Real p, Real q_t, Real lambda) const {
+    const Real pv = saturation_vapor_pressure(T, lambda);
+    const Real eps = dry.R_d / water.R_v;
+    return eps * (1 - q_t) * pv / (p - pv);
+  }
+
+  /// The partition in equilibrium at T and rho: vapour up to saturation, the rest
+  /// condensate split by the liquid fraction. `allow_negative` keeps the smooth extension
+  /// q_c = q_t - q_v* < 0 (the Newton iteration needs it); otherwise q_c >= 0.
+  KOKKOS_INLINE_FUNCTION PhasePartition equilibrium_partition(Real T, Real rho, Real q_t,
+                                                              bool allow_negative = false) const {
+    const Real q_vs = q_vap_saturation(T, rho);
+    Real q_c = q_t - q_vs;
+    if (!allow_negative && !(q_c > 0)) q_c = 0;
+    const Real lambda = liquid_fraction(T);
+    PhasePartition q;
+    q.tot = q_t, q.liq = lambda * q_c, q.ice = (1 - lambda) * q_c;
+    return q;
+  }
+
+  /// Saturation adjustment: T and the partition of q_t in equilibrium with the density
+  /// rho and internal energy e_int. First guess: all water as vapour (T_1); if q_t is at
+  /// most q_v*(T_1, rho) that is the answer (unsaturated; exact, no iteration). Otherwise
+  /// a fixed number of Newton steps on e_int(T, q*(T)) = e_int, from T_1 (which lies below
+  /// the saturated solution), with the derivative of q_v* from Clausius-Clapeyron. The
+  /// only branch is on the inputs' saturation and the step count is fixed, so every
+  /// backend does the same arithmetic.
+  KOKKOS_INLINE_FUNCTION Equilibrium saturation_adjustment(Real rho, Real e_int, Real q_t) const {
+    PhasePartition vapour;
+    vapour.tot = q_t;
+    const Real T1 = temperature(e_int, vapour);
+    if (!(q_t > q_vap_saturation(T1, rho))) return {T1, vapour};
+    const Real cv_v = water.cp_v - water.R_v, ev0 = e_int_v0(), ei0 = e_int_i0();
+    Real T = T1;
+    const int iterations = adjustment_iterations();
+    for (int it = 0; it < iterations; ++it) {
+      const Real lambda = liquid_fraction(T), dlambda = liquid_fraction_slope(T);
+      const Real q_vs = q_vap_saturation(T, rho);
+      const Real q_c = q_t - q_vs;
+      const PhasePartition q{q_t, lambda * q_c, (1 - lambda) * q_c};
+      const Real f = internal_energy(T, q) - e_int;
+      // d q_v* / dT = q_v* (L / (R_v T^2) - 1 / T), L at the liquid fraction.
+      const Real L = weighted_latent_heat(lambda) + weighted_delta_cp(lambda) * (T - water.T_0);
+      const Real dqv = q_vs * (L / (water.R_v * T * T) - 1 / T);
+      const Real dql = -lambda * dqv + dlambda * q_c, dqi = -(1 - lambda) * dqv - dlambda * q_c;
+      const Real dcv = cv_v * dqv + water.cp_l * dql + water.cp_i * dqi;
+      const Real df = cv(q) + (T - water.T_0) * dcv + ev0 * dqv - ei0 * dqi;
+      T -= f / df;
+    }
+    return {T, equilibrium_partition(T, rho, q_t)};
+  }
+
+  // Potential temperatures. Pi is the dry Exner function (p / p_0)^(R_d / c_pd), as in
+  // Bryan & Fritsch (2002) and the intercomparisons' definitions.
+  KOKKOS_INLINE_FUNCTION Real exner(Real p) const { return math::pow(p / dry.p_0, dry.kappa_d); }
+  /// Liquid-ice potential temperature, theta_li = (T / Pi) (1 - (L_v0 q_l + L_s0 q_i) / (c_pd T))
+  /// (the linearised form of Betts 1973 that BOMEX and DYCOMS specify their soundings in).
+  KOKKOS_INLINE_FUNCTION Real liquid_ice_potential_temperature(Real T, Real exner_p, const PhasePartition& q) const {
+    return T / exner_p * (1 - (water.LH_v0 * q.liq + water.LH_s0 * q.ice) / (dry.cp_d * T));
+  }
+  /// Density potential temperature theta_rho = (R_m / R_d) T / Pi, the virtual potential
+  /// temperature with condensate loading, theta (1 + (R_v / R_d - 1) q_v - q_l - q_i)
+  /// (Emanuel 1994, eq. 4.3.6; what Bryan & Fritsch compare).
+  KOKKOS_INLINE_FUNCTION Real density_potential_temperature(Real T, Real exner_p, const PhasePartition& q) const {
+    return gas_constant(q) / dry.R_d * T / exner_p;
+  }
+  /// Relative humidity over the equilibrium surface, p_v / p_v*(T) (may exceed 1 only by
+  /// round-off in equilibrium).
+  KOKKOS_INLINE_FUNCTION Real relative_humidity(Real T, Real rho, const PhasePartition& q) const {
+    return rho * water.R_v * T * q.vap() / saturation_vapor_pressure(T, liquid_fraction(T));
+  }
+};
+
+}  // namespace squall::physics
