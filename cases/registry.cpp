@@ -21,6 +21,16 @@ const std::vector<CaseInfo>& registered_cases() {
        make_shear_wave},
       {"taylor_green", "Taylor-Green vortex at Re = 1600, Ma = 0.1 (kinetic energy, dissipation, enstrophy)",
        make_taylor_green},
+      {"dry_bubble", "dry warm bubble (2 K) in a neutral atmosphere, the dry counterpart of moist_bubble (Bryan & Fritsch 2002)",
+       make_dry_bubble,
+       {{"case", "amplitude", "2.0", "a finite number in [-10, 10] (K)",
+         "dry_bubble: theta' at the bubble's centre (0: the neutral atmosphere alone)", "dry_bubble"}}},
+      {"moist_bubble", "saturated warm bubble in a moist-neutral atmosphere, theta_e = 320 K, r_t = 20 g/kg (Bryan & Fritsch 2002)",
+       make_moist_bubble,
+       {{"case", "amplitude", "2.0", "a finite number in [-10, 10] (K)",
+         "moist_bubble: theta' of theta_rho = theta_rho_bar (1 + theta' / 300 K) at the bubble's centre "
+         "(0: the saturated moist-neutral atmosphere alone, an exact discrete equilibrium)",
+         "moist_bubble"}}},
   };
   static const bool registered = [] {  // the cases' own config keys, once
     for (const CaseInfo& c : list) io::register_case_keys(c.keys);

@@ -19,5 +19,7 @@ std::unique_ptr<Case> make_tracer_bubble(const Config& config);
 std::unique_ptr<Case> make_density_current(const Config& config);
 std::unique_ptr<Case> make_shear_wave(const Config& config);
 std::unique_ptr<Case> make_taylor_green(const Config& config);
+std::unique_ptr<Case> make_dry_bubble(const Config& config);
+std::unique_ptr<Case> make_moist_bubble(const Config& config);
 
 }  // namespace squall::cases

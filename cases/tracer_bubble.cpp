@@ -64,8 +64,8 @@ class TracerBubble : public RisingBubble {
     add_case_source("case::tracer_bubble_emission", a, Emission{tracers_, emission_});
   }
 
-  void initialize_tracers(const dg::CoordView& x, const dg::StateView& q, int tracers) const override {
-    fill_tracers("case::tracer_bubble", x, q, tracers, tracers_);
+  void initialize_tracers(const dg::CoordView& x, const dg::StateView& q, int first, int tracers) const override {
+    fill_tracers("case::tracer_bubble", x, q, first, tracers, tracers_);
   }
 
   std::vector<CaseDiagnostic> diagnostics(const HostSolution& s, MPI_Comm comm) const override {

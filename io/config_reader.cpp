@@ -363,7 +363,10 @@ Config parse_config(const std::string& text, const std::string& source,
     if (!k.owner) continue;
     const Located v = values.at(k);
     if (c.case_.name != k.owner) {
-      if (!v.is_default)
+      // Two cases may own keys of the same name: refuse only a key the case lacks.
+      bool own = false;
+      for (const KeySpec& o : config_keys()) own |= o.owner && c.case_.name == o.owner && full_name(o) == full_name(k);
+      if (!v.is_default && !own)
         fail(v, full_name(k), std::string("nothing: it is a key of case ") + k.owner + ", and case.name = \"" +
                                   c.case_.name + "\"");
       continue;

@@ -149,6 +149,10 @@ struct DryAir {
   /// Index of T, theta and the first tracer among the gradient variables (the velocity
   /// is 0..2).
   static constexpr int g_T = 3, g_theta = 4, g_tracer = 5;
+  /// Scalars whose gradients the lifting forms beside u, T and theta (Gradients::dc):
+  /// here the tracers; an equation set with more scalars (moist air's q_t) lists them
+  /// first.
+  static constexpr int nscalars = K, g_scalar = g_tracer;
   /// Derived output fields, in this order: then the tracers' mixing ratios.
   enum Derived : int { f_rho, f_u, f_v, f_w, f_theta, f_p, f_T, f_tracer };
   static constexpr int nderived = f_tracer + K;
@@ -161,6 +165,13 @@ struct DryAir {
   using Gradients = std::conditional_t<K == 0, physics::Gradients, TracerGradients<K>>;
 
   GasParameters gas{};
+
+  /// The equation set with gas constants `gas` (the water's constants are moist air's
+  /// business: MoistAir::make).
+  template <class Water>
+  static DryAir make(const GasParameters& gas, const Water&) {
+    return DryAir{gas};
+  }
 
   /// The variables' names and metadata, with tracer k named tracers[k] (host code).
   static VariableInfo describe(const std::vector<std::string>& tracers) {
@@ -225,6 +236,10 @@ struct DryAir {
       for (int k = 0; k < K; ++k) w.c[k] = q[i_tracer + k] * inv_rho;
     return w;
   }
+
+  /// Values of the primitive state that are costly to form and that the operator keeps
+  /// per node within a stage (MoistAir: the saturation adjustment's); none here.
+  static constexpr int nthermo = 0;
 
   /// Conservative state from density, velocity, temperature and geopotential.
   KOKKOS_INLINE_FUNCTION Cons conservative(Real rho, Real u, Real v, Real w, Real T, Real phi) const {

@@ -19,18 +19,24 @@ struct RusanovFlux {
 /// Numerical Methods for Fluid Dynamics (2009), sec. 10.5.1.
 /// The reference pressure and geopotential are those of the face point (equal on both
 /// sides, since the point is the same).
+/// With the primitive variables of both sides given (w_m, w_p: Eq::primitive of q_m, q_p).
 template <class Eq, class Normal>
 KOKKOS_INLINE_FUNCTION RusanovFlux<Eq> rusanov_with_sides(const Eq& eq, const typename Eq::Cons& q_m,
-                                                          const typename Eq::Cons& q_p,
-                                                          const typename Eq::Aux& aux, const Normal& n) {
-  const typename Eq::Prim w_m = eq.primitive(q_m, aux.phi);
-  const typename Eq::Prim w_p = eq.primitive(q_p, aux.phi);
+                                                          const typename Eq::Prim& w_m, const typename Eq::Cons& q_p,
+                                                          const typename Eq::Prim& w_p, const typename Eq::Aux& aux,
+                                                          const Normal& n) {
   RusanovFlux<Eq> r;
   r.minus = eq.flux(q_m, w_m, aux.p_ref, n);
   r.plus = eq.flux(q_p, w_p, aux.p_ref, n);
   const Real lambda = math::max(eq.max_wave_speed(w_m, n), eq.max_wave_speed(w_p, n));
   for (int v = 0; v < Eq::nvar; ++v) r.star[v] = 0.5 * (r.minus[v] + r.plus[v]) - 0.5 * lambda * (q_p[v] - q_m[v]);
   return r;
+}
+template <class Eq, class Normal>
+KOKKOS_INLINE_FUNCTION RusanovFlux<Eq> rusanov_with_sides(const Eq& eq, const typename Eq::Cons& q_m,
+                                                          const typename Eq::Cons& q_p,
+                                                          const typename Eq::Aux& aux, const Normal& n) {
+  return rusanov_with_sides(eq, q_m, eq.primitive(q_m, aux.phi), q_p, eq.primitive(q_p, aux.phi), aux, n);
 }
 template <class Eq, class Normal>
 KOKKOS_INLINE_FUNCTION typename Eq::Cons rusanov(const Eq& eq, const typename Eq::Cons& q_m,

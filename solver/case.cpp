@@ -11,8 +11,8 @@ struct NoTracer {
 
 }  // namespace
 
-void Case::initialize_tracers(const dg::CoordView& x, const dg::StateView& q, int tracers) const {
-  if (tracers > 0) fill_tracers("case::tracers", x, q, tracers, NoTracer{});
+void Case::initialize_tracers(const dg::CoordView& x, const dg::StateView& q, int first, int tracers) const {
+  if (tracers > 0) fill_tracers("case::tracers", x, q, first, tracers, NoTracer{});
 }
 
 }  // namespace squall

@@ -13,6 +13,7 @@
 #include "core/types.hpp"
 #include "io/config_keys.hpp"
 #include "physics/boundary_conditions.hpp"
+#include "physics/moist_thermodynamics.hpp"
 #include "solver/case_source.hpp"
 #include "solver/dg_layout.hpp"
 
@@ -51,13 +52,17 @@ class Case {
   /// physics::GasParameters unless a case's reference says otherwise); what the
   /// operator solves, and what the case's own functors take their constants from.
   virtual dg::Equations equations() const { return {}; }
+  /// Whether the case is moist: its state carries the total water (physics::MoistAir,
+  /// with the constants of water()); dry cases solve physics::DryAir.
+  virtual bool moist() const { return false; }
+  virtual physics::WaterParameters water() const { return {}; }
   /// Fills the conservative state and the aux fields (reference density and pressure,
   /// geopotential) at the nodes with coordinates x.
   virtual void initialize(const dg::CoordView& x, const dg::StateView& q,
                           const dg::AuxView& aux) const = 0;
-  /// Fills the tracer densities rho c_k (state variables dg::Equations::nvar .. dg::Equations::nvar + tracers)
-  /// after initialize(); by default every tracer starts at zero.
-  virtual void initialize_tracers(const dg::CoordView& x, const dg::StateView& q, int tracers) const;
+  /// Fills the tracer densities rho c_k (state variables first .. first + tracers: the
+  /// equation set's i_tracer on) after initialize(); by default every tracer starts at zero.
+  virtual void initialize_tracers(const dg::CoordView& x, const dg::StateView& q, int first, int tracers) const;
   virtual bool has_exact_solution() const { return false; }
   /// The exact conservative state at time t (only where has_exact_solution()).
   virtual void exact_solution(Real /*t*/, const dg::CoordView& /*x*/,

@@ -26,6 +26,7 @@
 #include "solver/time_integrator.hpp"
 #include "physics/sources.hpp"
 #include "physics/boundary_conditions.hpp"
+#include "physics/moist_thermodynamics.hpp"
 
 namespace squall::dg {
 
@@ -90,6 +91,7 @@ KOKKOS_INLINE_FUNCTION Real derivative_at(const Basis<N>& b, const View& f, int 
 /// Runtime choices of the operator, made once.
 struct OperatorOptions {
   physics::GasParameters gas{};  ///< the equation set's gas constants
+  physics::WaterParameters water{};  ///< the constants of water (moist air)
   Real gravity = 0;         ///< [m s^-2] scales the buoyancy source (0: off)
   bool split_form = true;   ///< Kennedy-Gruber flux differencing instead of the standard volume term
   KernelLayout kernel_layout = host_backend ? KernelLayout::elements : KernelLayout::nodes;
@@ -231,6 +233,7 @@ class DgOperator {
   DeviceView<int* [3]> mpi_;       ///< (element, local face, 1 if this side is minus)
   DeviceView<Real***> flux_;       ///< standard form: F_d(q) at every node (element, d * nvar + v, node)
   DeviceView<Real***> points_;     ///< split form: the split point of each node (Eq::split_values)
+  DeviceView<Real***> thermo_;     ///< Eq::thermo_values of each node from the pointwise pass (Eq::nthermo > 0)
   DeviceView<Real****> surface_;   ///< F* - F(q) per element face: (element, face, v, face node)
   std::unique_ptr<mesh::HaloExchange> halo_;
   // Viscous work arrays.

@@ -9,14 +9,29 @@
 
 namespace squall::dg {
 
+/// The primitive variables of the state s of node n of element e: with an equation set
+/// that keeps costly values per node (Eq::nthermo > 0: the moist saturation
+/// adjustment), from those the pointwise pass stored in th in this stage, which are the
+/// same bits as forming them again; otherwise Eq::primitive.
+template <class Eq>
+KOKKOS_INLINE_FUNCTION typename Eq::Prim node_primitive(const Eq& eq, const typename Eq::Cons& s, Real phi,
+                                                        const DeviceView<Real***>& th, int e, int n) {
+  if constexpr (Eq::nthermo > 0) {
+    return eq.primitive_from(s, phi, [&](int k) { return th(e, k, n); });
+  } else {
+    (void)th, (void)e, (void)n;
+    return eq.primitive(s, phi);
+  }
+}
+
 /// F_d(q) of node n of element e, with the node's own reference state: the flux a face
 /// kernel subtracts from F* on its side (the same arithmetic as the volume flux).
 template <class Eq>
-KOKKOS_INLINE_FUNCTION typename Eq::Cons own_flux(const Eq& eq, const StateView& q, const AuxView& aux, int e, int n,
-                                                  int d) {
+KOKKOS_INLINE_FUNCTION typename Eq::Cons own_flux(const Eq& eq, const StateView& q, const AuxView& aux,
+                                                  const DeviceView<Real***>& th, int e, int n, int d) {
   const typename Eq::Cons s = load<Eq>(q, e, n);
   const physics::Aux a = load_aux(aux, e, n);
-  return eq.flux(s, eq.primitive(s, a.phi), a.p_ref, d);
+  return eq.flux(s, node_primitive(eq, s, a.phi, th, e, n), a.p_ref, d);
 }
 
 /// The variables whose gradients BR1 lifts, of node n of element e, into g (when the
@@ -43,13 +58,20 @@ struct NodePoint {
 };
 template <class Eq>
 KOKKOS_FORCEINLINE_FUNCTION NodePoint<Eq> pointwise_pass(const Eq& eq, const StateView& q, const AuxView& aux,
-                                                    const DeviceView<Real***>& g, const DeviceView<Real**>& pi,
-                                                    int e, int n, bool theta) {
+                                                    const DeviceView<Real**>& pi, const DeviceView<Real***>& g,
+                                                    const DeviceView<Real***>& th, int e, int n, bool theta) {
   NodePoint<Eq> p;
   p.q = load<Eq>(q, e, n);
   p.a = load_aux(aux, e, n);
   p.w = eq.primitive(p.q, p.a.phi);
   store_gradient_variables(eq, g, pi, e, n, p.w, theta);
+  if constexpr (Eq::nthermo > 0) {
+    Real values[Eq::nthermo];
+    Eq::thermo_values(p.w, values);
+    for (int k = 0; k < Eq::nthermo; ++k) th(e, k, n) = values[k];
+  } else {
+    (void)th;
+  }
   return p;
 }
 
@@ -59,12 +81,15 @@ KOKKOS_FORCEINLINE_FUNCTION NodePoint<Eq> pointwise_pass(const Eq& eq, const Sta
 /// reference state.
 template <int D, int N, class Eq>
 KOKKOS_INLINE_FUNCTION void interior_face_node(const Eq& eq, const StateView& q, const AuxView& aux,
-                                               const DeviceView<Real****>& S, int em, int ep, int m) {
+                                               const DeviceView<Real***>& th, const DeviceView<Real****>& S, int em,
+                                               int ep, int m) {
   using L = Layout<N>;
   const int nm = L::volume_node_of(m, 2 * D + 1), np = L::volume_node_of(m, 2 * D);
-  const physics::RusanovFlux<Eq> r =
-      physics::rusanov_with_sides(eq, load<Eq>(q, em, nm), load<Eq>(q, ep, np), load_aux(aux, em, nm), D);
-  const typename Eq::Cons fp = own_flux(eq, q, aux, ep, np, D);
+  const typename Eq::Cons qm = load<Eq>(q, em, nm), qp = load<Eq>(q, ep, np);
+  const physics::Aux am = load_aux(aux, em, nm);
+  const physics::RusanovFlux<Eq> r = physics::rusanov_with_sides(
+      eq, qm, node_primitive(eq, qm, am.phi, th, em, nm), qp, node_primitive(eq, qp, am.phi, th, ep, np), am, D);
+  const typename Eq::Cons fp = own_flux(eq, q, aux, th, ep, np, D);
   for (int v = 0; v < Eq::nvar; ++v) {
     S(em, 2 * D + 1, v, m) = r.star[v] - r.minus[v];
     S(ep, 2 * D, v, m) = r.star[v] - fp[v];
@@ -76,7 +101,7 @@ DgOperator<N, Eq>::DgOperator(const mesh::LocalMesh& mesh, const Basis<N>& basis
                           const Geometry& geometry, AuxView aux, const OperatorOptions& options,
                           MPI_Comm comm, Timers& timers)
     : elements_(mesh.element_count()),
-      eq_{options.gas},
+      eq_(Eq::make(options.gas, options.water)),
       basis_(basis),
       gravity_(options.gravity),
       split_form_(options.split_form),
@@ -152,6 +177,7 @@ DgOperator<N, Eq>::DgOperator(const mesh::LocalMesh& mesh, const Basis<N>& basis
   surface_ = DeviceView<Real****>("dg::surface", elements_, 6, nvar, L::face_nodes);
   if (split_form_ && kernel_layout_ == KernelLayout::nodes)
     points_ = DeviceView<Real***>("dg::split_points", elements_, Eq::nsplit, L::nodes);
+  if (Eq::nthermo > 0) thermo_ = DeviceView<Real***>("dg::thermo_values", elements_, Eq::nthermo, L::nodes);
   wall_flux_ = DeviceView<Real***>("dg::wall_flux", nb, Eq::nconserved, L::face_nodes);
   wall_rates_ = DeviceView<Real**>("dg::wall_rates", nb, Eq::nconserved);
   wall_rates_host_ = Kokkos::create_mirror_view(wall_rates_);
@@ -267,13 +293,14 @@ void DgOperator<N, Eq>::volume_integral(const StateView& q, const StateView& dq)
   const auto P = points_;
   const auto g = gvars_;
   const auto pi = exner_;
+  const auto th = thermo_;
   const bool theta = theta_gradient_;
   const auto aux = aux_;
   const Eq eq = eq_;
   // Everything the later phases need of each node's primitive state, in one pass:
   // fluxes (standard form), split-form points, and the variables whose gradients BR1 lifts.
   parallel_for("dg::volume_flux", elements_, L::nodes, KOKKOS_LAMBDA(const int e, const int n) {
-    const NodePoint<Eq> p = pointwise_pass(eq, q, aux, g, pi, e, n, theta);
+    const NodePoint<Eq> p = pointwise_pass(eq, q, aux, pi, g, th, e, n, theta);
     if (F.extent(0) > 0) {
       for (int d = 0; d < 3; ++d) {
         const Cons f = eq.flux(p.q, p.w, p.a.p_ref, d);
@@ -368,6 +395,7 @@ template <int N, class Eq>
 void DgOperator<N, Eq>::volume_integral_split_lines(const StateView& q, const StateView& dq) {
   const auto g = gvars_;
   const auto pi = exner_;
+  const auto th = thermo_;
   const bool theta = theta_gradient_;
   const auto aux = aux_;
   const Eq eq = eq_;
@@ -383,7 +411,7 @@ void DgOperator<N, Eq>::volume_integral_split_lines(const StateView& q, const St
     // order), y lines (a = j, t = i + n1 k) and x lines (a = i, t = j + n1 k).
     LineMajor<N, ns> pz, py, px;
     for (int n = 0; n < L::nodes; ++n) {
-      const NodePoint<Eq> p = pointwise_pass(eq, q, aux, g, pi, e, n, theta);
+      const NodePoint<Eq> p = pointwise_pass(eq, q, aux, pi, g, th, e, n, theta);
       Real values[ns];
       Eq::split_values(eq.split_point(p.q, p.w, p.a.p_ref), values);
       const int i = n % n1, j = (n / n1) % n1, k = n / lines;
@@ -444,17 +472,18 @@ void DgOperator<N, Eq>::interior_faces(const StateView& q) {
   const auto faces = interior_;
   const auto S = surface_;
   const auto aux = aux_;
+  const auto th = thermo_;
   const Eq eq = eq_;
   parallel_for("dg::interior_faces", static_cast<int>(faces.extent(0)), L::face_nodes,
                KOKKOS_LAMBDA(const int f, const int m) {
                  const int em = faces(f, 0), ep = faces(f, 1), d = faces(f, 2);
                  // The direction as a compile-time constant (fluxes in registers).
                  if (d == 0) {
-                   interior_face_node<0, N>(eq, q, aux, S, em, ep, m);
+                   interior_face_node<0, N>(eq, q, aux, th, S, em, ep, m);
                  } else if (d == 1) {
-                   interior_face_node<1, N>(eq, q, aux, S, em, ep, m);
+                   interior_face_node<1, N>(eq, q, aux, th, S, em, ep, m);
                  } else {
-                   interior_face_node<2, N>(eq, q, aux, S, em, ep, m);
+                   interior_face_node<2, N>(eq, q, aux, th, S, em, ep, m);
                  }
                });
 }
@@ -464,11 +493,12 @@ void DgOperator<N, Eq>::interior_faces(const StateView& q) {
 /// this side is the face's minus side; `a` is this node's aux values, so this side's
 /// own flux comes with F*. Returns F*.
 template <class Eq, class Cons = typename Eq::Cons>
-KOKKOS_INLINE_FUNCTION Cons one_sided_face_node(const Eq& eq, const Cons& inner, const Cons& outer,
-                                                const physics::Aux& a, int d, bool minus,
+KOKKOS_INLINE_FUNCTION Cons one_sided_face_node(const Eq& eq, const Cons& inner, const typename Eq::Prim& w_inner,
+                                                const Cons& outer, const physics::Aux& a, int d, bool minus,
                                                 const DeviceView<Real****>& S, int e, int lf, int m) {
-  const physics::RusanovFlux<Eq> r = minus ? physics::rusanov_with_sides(eq, inner, outer, a, d)
-                                                  : physics::rusanov_with_sides(eq, outer, inner, a, d);
+  const typename Eq::Prim w_outer = eq.primitive(outer, a.phi);
+  const physics::RusanovFlux<Eq> r = minus ? physics::rusanov_with_sides(eq, inner, w_inner, outer, w_outer, a, d)
+                                           : physics::rusanov_with_sides(eq, outer, w_outer, inner, w_inner, a, d);
   const Cons& own = minus ? r.minus : r.plus;
   for (int v = 0; v < Eq::nvar; ++v) S(e, lf, v, m) = r.star[v] - own[v];
   return r.star;
@@ -481,6 +511,7 @@ void DgOperator<N, Eq>::mpi_faces(const StateView& q) {
   const auto recv = halo_->recv_buffer();
   const auto S = surface_;
   const auto aux = aux_;
+  const auto th = thermo_;
   const Eq eq = eq_;
   parallel_for("dg::mpi_faces", static_cast<int>(faces.extent(0)), L::face_nodes,
                KOKKOS_LAMBDA(const int f, const int m) {
@@ -488,7 +519,10 @@ void DgOperator<N, Eq>::mpi_faces(const StateView& q) {
                  const int n = L::volume_node_of(m, lf);
                  Cons outer;
                  for (int v = 0; v < nvar; ++v) outer[v] = recv(f, v * L::face_nodes + m);
-                 one_sided_face_node(eq, load<Eq>(q, e, n), outer, load_aux(aux, e, n), lf / 2, faces(f, 2), S, e, lf, m);
+                 const Cons inner = load<Eq>(q, e, n);
+                 const physics::Aux a = load_aux(aux, e, n);
+                 one_sided_face_node(eq, inner, node_primitive(eq, inner, a.phi, th, e, n), outer, a, lf / 2,
+                                     faces(f, 2), S, e, lf, m);
                });
 }
 
@@ -506,6 +540,7 @@ void DgOperator<N, Eq>::boundary_faces(const StateView& q, int wall, const Condi
   const auto S = surface_;
   const auto flux = wall_flux_;
   const auto aux = aux_;
+  const auto th = thermo_;
   const Eq eq = eq_;
   // The wall is the plus side of a high face and the minus side of a low one.
   const int d = wall / 2, lf = wall;
@@ -515,8 +550,9 @@ void DgOperator<N, Eq>::boundary_faces(const StateView& q, int wall, const Condi
                  const int f = first + i, e = faces(f, 0);
                  const int n = L::volume_node_of(m, lf);
                  const Cons inner = load<Eq>(q, e, n);
-                 const Cons star = one_sided_face_node(eq, inner, bc.outer_state(eq, inner, d), load_aux(aux, e, n), d,
-                                                       minus, S, e, lf, m);
+                 const physics::Aux a = load_aux(aux, e, n);
+                 const Cons star = one_sided_face_node(eq, inner, node_primitive(eq, inner, a.phi, th, e, n),
+                                                       bc.outer_state(eq, inner, d), a, d, minus, S, e, lf, m);
                  for (int c = 0; c < Eq::nconserved; ++c) flux(f, c, m) = star[Eq::conserved(c)];
                });
 }

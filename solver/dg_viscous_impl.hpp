@@ -93,6 +93,7 @@ void DgOperator<N, Eq>::gradient_wall_faces(const StateView& q, int wall, const 
   const auto SG = grad_surface_;
   const auto aux = aux_;
   const auto faces = boundary_;
+  const auto th = thermo_;
   const bool theta = theta_gradient_;
   const Eq eq = eq_;
   const int first = wall_begin_[wall], lf = wall, d = wall / 2;
@@ -102,7 +103,7 @@ void DgOperator<N, Eq>::gradient_wall_faces(const StateView& q, int wall, const 
                  const int n = L::volume_node_of(m, lf);
                  typename Eq::Grad inner;
                  for (int k = 0; k < Eq::ngrad; ++k) inner[k] = g(e, k, n);
-                 const Real p = eq.primitive(load<Eq>(q, e, n), aux(e, Eq::a_phi, n)).p;
+                 const Real p = node_primitive(eq, load<Eq>(q, e, n), aux(e, Eq::a_phi, n), th, e, n).p;
                  const typename Eq::Grad jump = bc.gradient_jump(eq, inner, p, d);
                  for (int k = 0; k < Eq::ngrad; ++k) SG(e, lf, k, m) = jump[k];
                  if (!theta) SG(e, lf, Eq::g_theta, m) = 0;
@@ -130,8 +131,8 @@ void DgOperator<N, Eq>::with_closure(const F& f) const {
 
 /// Column D of the gradients at node (i, j, k): (2/h_D) D g along D, plus at the faces
 /// normal to D the lifted face term, (outward normal sign) (2/h_D) / w_0 (g* - g). Only
-/// the gradients of T and theta that are used are formed (and those of the tracers,
-/// always). D is a compile-time direction
+/// the gradients of T and theta that are used are formed (and those of the scalars,
+/// q_t and the tracers, always). D is a compile-time direction
 /// so that the gradient's components stay in registers.
 /// With a neighbour table (element layout), g* - g on interior faces is formed here from
 /// both elements' values, as gradients_local forms it ({g} - g: the half jump, the minus
@@ -169,9 +170,9 @@ KOKKOS_FORCEINLINE_FUNCTION void lift_gradient_along(const Basis<N>& b, const G&
   for (int c = 0; c < 3; ++c) gr.du[c][D] = volume[c] + extra[c];
   gr.dT[D] = volume[iT] + extra[iT];
   gr.dtheta[D] = volume[itheta] + extra[itheta];
-  if constexpr (Eq::ntracers > 0)
-    for (int t = 0; t < Eq::ntracers; ++t) {
-      const int c = Eq::g_tracer + t;
+  if constexpr (Eq::nscalars > 0)
+    for (int t = 0; t < Eq::nscalars; ++t) {
+      const int c = Eq::g_scalar + t;
       gr.dc[t][D] = scale * derivative_at(b, g, e, c, i, j, k, D) + extra[c];
     }
 }
@@ -188,6 +189,7 @@ struct NodeViscousFlux {
   DeviceView<int* [6]> neighbors;  ///< element across each interior face (element layout), else -1; empty: use sg
   StateView q;
   AuxView aux;
+  DeviceView<Real***> th;  ///< Eq::thermo_values per node from the pointwise pass (Eq::nthermo > 0)
   Eq eq;
   Basis<N> b;
   Real s0, s1, s2;  ///< 2 / h_d
@@ -209,7 +211,7 @@ struct NodeViscousFlux {
     // A local copy of the gas constants: the stores into f cannot alias it, so they stay
     // in registers across the node's fluxes.
     const Eq local = eq;
-    const typename Eq::Prim w = local.primitive(load<Eq>(q, e, n), aux(e, Eq::a_phi, n));
+    const typename Eq::Prim w = node_primitive(local, load<Eq>(q, e, n), aux(e, Eq::a_phi, n), th, e, n);
     const Real exner_p = !need_exner ? Real(1) : pi.extent(0) > 0 ? pi(e, n) : local.exner(w.p);
     const Real nu_t = closure.nu_t(w, exner_p, gr);
     const Real nu_total = nu + nu_t, kappa_total = kappa + nu_t / closure.prandtl_t;
@@ -234,7 +236,7 @@ template <int N, class Eq>
 template <class ClosureModel>
 NodeViscousFlux<N, Eq, ClosureModel> DgOperator<N, Eq>::node_viscous_flux(const StateView& q,
                                                                           const ClosureModel& closure) const {
-  NodeViscousFlux<N, Eq, ClosureModel> nv{gvars_, exner_, grad_surface_, neighbors_, q, aux_, eq_, basis_,
+  NodeViscousFlux<N, Eq, ClosureModel> nv{gvars_, exner_, grad_surface_, neighbors_, q, aux_, thermo_, eq_, basis_,
                                       two_over_h_[0], two_over_h_[1], two_over_h_[2],
                                       two_over_h_[0] / basis_.w[0], two_over_h_[1] / basis_.w[0],
                                       two_over_h_[2] / basis_.w[0], viscosity_, diffusivity_, tracer_diffusivity_,
@@ -478,6 +480,7 @@ void DgOperator<N, Eq>::viscous_wall_faces(const StateView& q, int wall, const C
   const auto faces = boundary_;
   const auto flux = wall_flux_;
   const auto aux = aux_;
+  const auto th = thermo_;
   const Eq eq = eq_;
   const int first = wall_begin_[wall], lf = wall;
   parallel_for("dg::viscous_boundary_faces", wall_begin_[wall + 1] - first, L::face_nodes,
@@ -486,7 +489,7 @@ void DgOperator<N, Eq>::viscous_wall_faces(const StateView& q, int wall, const C
                  const int n = L::volume_node_of(m, lf);
                  Cons fv{};
                  for (int v = first_viscous; v < nvar; ++v) fv[v] = T(e, lf, v, m);
-                 const typename Eq::Prim w = eq.primitive(load<Eq>(q, e, n), aux(e, Eq::a_phi, n));
+                 const typename Eq::Prim w = node_primitive(eq, load<Eq>(q, e, n), aux(e, Eq::a_phi, n), th, e, n);
                  const Cons fw = bc.viscous_flux(eq, fv, w.u);
                  for (int v = first_viscous; v < nvar; ++v) S(e, lf, v, m) -= fw[v] - fv[v];
                  for (int c = 0; c < Eq::nconserved; ++c) flux(f, c, m) -= fw[Eq::conserved(c)];

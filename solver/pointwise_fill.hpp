@@ -97,14 +97,15 @@ namespace squall {
 
 /// The tracer densities rho c_k at every node from a pointwise function of position,
 ///   Real f(int k, Real x, Real y, Real z) const   (the mixing ratio c_k [kg/kg]),
-/// with the density already in q: q(rho c_k) = q(rho) f(k, x).
+/// with the density already in q: q(rho c_k) = q(rho) f(k, x), rho c_k being state
+/// variable first + k.
 template <class F>
-void fill_tracers(const std::string& label, const dg::CoordView& x, const dg::StateView& q, int tracers,
+void fill_tracers(const std::string& label, const dg::CoordView& x, const dg::StateView& q, int first, int tracers,
                   const F& f) {
   const int elements = static_cast<int>(q.extent(0)), nodes = static_cast<int>(q.extent(2));
   parallel_for(label, elements, nodes, KOKKOS_LAMBDA(const int e, const int n) {
     for (int k = 0; k < tracers; ++k)
-      q(e, dg::Equations::i_tracer + k, n) = q(e, dg::Equations::i_rho, n) * f(k, x(e, 0, n), x(e, 1, n), x(e, 2, n));
+      q(e, first + k, n) = q(e, dg::Equations::i_rho, n) * f(k, x(e, 0, n), x(e, 1, n), x(e, 2, n));
   });
 }
 

@@ -32,6 +32,30 @@ std::vector<std::vector<double>> level_means(const GridValues& g, int quantities
   return out;
 }
 
+/// The units of the square of a quantity in `units` (CF/UDUNITS strings: "K" -> "K2",
+/// "kg kg-1" -> "kg2 kg-2", "1" -> "1").
+std::string squared_units(const std::string& units) {
+  if (units == "1") return units;
+  std::string out, word;
+  const auto flush = [&]() {
+    if (word.empty()) return;
+    std::size_t digit = word.find_first_of("-0123456789");
+    const std::string unit = word.substr(0, digit);
+    const int power = digit == std::string::npos ? 1 : std::stoi(word.substr(digit));
+    if (!out.empty()) out += ' ';
+    out += unit + std::to_string(2 * power);
+    word.clear();
+  };
+  for (char c : units) {
+    if (c == ' ') flush();
+    else word += c;
+  }
+  flush();
+  return out;
+}
+/// The units of a vertical flux w'c' of a quantity in `units`.
+std::string flux_units(const std::string& units) { return units == "1" ? "m s-1" : units + " m s-1"; }
+
 }  // namespace
 
 void start_profiles(const std::string& path, bool restarted, MPI_Comm comm) {
@@ -45,8 +69,9 @@ void start_profiles(const std::string& path, bool restarted, MPI_Comm comm) {
 
 void write_profiles(const std::string& path, const physics::VariableInfo& info, const GridValues& g, double time,
                     MPI_Comm comm, const std::string& case_name) {
-  // The dry fields, then the tracers' mixing ratios (derived fields f_tracer + t).
-  const int tracers = info.tracers;
+  // The dry fields, then every further derived field (the tracers' mixing ratios; moist
+  // air's water and its potential temperatures), from f_tracer on.
+  const int tracers = static_cast<int>(info.derived.size()) - F::f_tracer;
   std::vector<int> mean_fields{F::f_u, F::f_v, F::f_w, F::f_theta, F::f_T, F::f_p, F::f_rho};
   for (int t = 0; t < tracers; ++t) mean_fields.push_back(F::f_tracer + t);
   const int nmeans = static_cast<int>(mean_fields.size());
@@ -87,10 +112,13 @@ void write_profiles(const std::string& path, const physics::VariableInfo& info, 
       {"v_w", "resolved momentum flux v'w'", "", "m2 s-2", second[6]},
   };
   for (int t = 0; t < tracers; ++t) {
-    const std::string& name = info.derived[F::f_tracer + t].name;
-    variables.push_back({name, "horizontal mean of the mixing ratio of tracer " + name, "", "kg kg-1", means[7 + t]});
-    variables.push_back({name + "_" + name, "variance " + name + "'" + name + "'", "", "kg2 kg-2", second[7 + 2 * t]});
-    variables.push_back({"w_" + name, "resolved vertical flux w'" + name + "'", "", "kg kg-1 m s-1", second[8 + 2 * t]});
+    const physics::FieldInfo& f = info.derived[F::f_tracer + t];
+    const std::string& name = f.name;
+    variables.push_back({name, "horizontal mean of " + f.long_name, "", f.units, means[7 + t]});
+    variables.push_back({name + "_" + name, "variance " + name + "'" + name + "'", "", squared_units(f.units),
+                         second[7 + 2 * t]});
+    variables.push_back({"w_" + name, "resolved vertical flux w'" + name + "'", "", flux_units(f.units),
+                         second[8 + 2 * t]});
   }
   io::append_profiles(path, g.axes[2], time, variables, "Squall " + case_name + " profiles");
 }

@@ -11,6 +11,7 @@
 #include "core/signals.hpp"
 #include "io/csv_writer.hpp"
 #include "solver/checkpointing.hpp"
+#include "physics/moist_air.hpp"
 #include "solver/dg_operator.hpp"
 #include "solver/field_output.hpp"
 #include "solver/profiles.hpp"
@@ -137,13 +138,14 @@ void run_equations(const RunContext& ctx) {
   const dg::StateView q(q_flat.data(), elements, Eq::nvar, L::nodes);
   const dg::AuxView aux("dg::aux", elements, Eq::naux, L::nodes);
   the_case->initialize(geometry.x, q, aux);
-  the_case->initialize_tracers(geometry.x, q, Eq::ntracers);
+  the_case->initialize_tracers(geometry.x, q, Eq::i_tracer, Eq::ntracers);
   dg::OperatorOptions options = detail::operator_options(config, gravity);
   options.gas = the_case->equations().gas;
+  options.water = the_case->water();
   options.walls = the_case->walls(options.walls);
   if (the_case->has_sources())
     options.case_sources = [c = the_case.get()](const SourceArgs& a) { c->add_sources(a); };
-  const Eq eq{options.gas};
+  const Eq eq = Eq::make(options.gas, options.water);
   dg::DgOperator<N, Eq> rhs(mesh, basis, geometry, aux, options, comm, ctx.timers);
   TimeIntegrator integrator(config.time.integrator, rhs.state_size());
 
@@ -338,7 +340,15 @@ void run_with_tracers(const RunContext& ctx, int tracers) {
 
 template <int N>
 void run_dg(const RunContext& ctx) {
-  run_with_tracers<N>(ctx, static_cast<int>(ctx.config.physics.tracers.size()));
+  const int tracers = static_cast<int>(ctx.config.physics.tracers.size());
+  if (ctx.case_info.make(ctx.config)->moist()) {
+    // Moist air: without tracers for now (one more instantiation per order and count).
+    if (tracers > 0)
+      throw InputError(ctx.config.source + ": physics.tracers: the moist case '" + ctx.case_info.name +
+                       "' carries no passive tracers yet; remove physics.tracers");
+    return run_equations<N, physics::MoistAir<0>>(ctx);
+  }
+  run_with_tracers<N>(ctx, tracers);
 }
 
 }  // namespace squall

@@ -41,6 +41,21 @@ tracers)
   [ "$status" = 2 ] || fail "a restart with other tracers exited $status, expected 2"
   grep -q "physics.tracers must be the same" other.log || fail "the refusal does not name physics.tracers"
   ;;
+moist)
+  # Moist air (CASE: moist_bubble): a restart on another rank count ends in the same
+  # state, and a moist checkpoint is refused by a dry case (status 2).
+  margs=(--set "mesh.elements=[4,1,2]" --set time.max_steps=30)
+  prun 2 --output full "${margs[@]}" --set output.checkpoint_steps=15 || fail "full run"
+  mkdir -p r3 && cp full/checkpoint_000015.h5 r3/
+  prun 3 --output r3 "${margs[@]}" --restart latest || fail "restart on 3 ranks"
+  $check same-checksum full/summary.json r3/summary.json || fail "checksums differ"
+  mkdir -p dry && cp full/checkpoint_000015.h5 dry/
+  "$squall" run "$(dirname "$case")/dry_bubble.toml" "${common[@]}" --output dry "${margs[@]}" --restart latest \
+    > dry.log 2>&1
+  status=$?
+  cat dry.log
+  [ "$status" = 2 ] || fail "a dry case restarted from a moist checkpoint exited $status, expected 2"
+  ;;
 case_state)
   # A case's numbers survive a restart (Case::saved_state; CASE: taylor_green, whose
   # dissipation rate is the change of kinetic energy since the last output): the first

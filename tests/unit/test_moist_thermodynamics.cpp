@@ -164,3 +164,93 @@ TEST_CASE("potential temperatures of moist air", "[moist]") {
   const PhasePartition sat = t.equilibrium_partition(T, rho, 0.05);
   CHECK(t.relative_humidity(T, rho, sat) == Approx(1.0).epsilon(1e-14));
 }
+
+// The moist-air equation set (physics/moist_air.hpp).
+#include "physics/moist_air.hpp"
+
+namespace {
+using Moist = MoistAir<0>;
+Moist moist_air() { return Moist::make(GasParameters{}, WaterParameters{}); }
+}  // namespace
+
+TEST_CASE("moist air: conservative -> primitive recovers T, the partition and p = rho R_m T", "[moist]") {
+  const Moist eq = moist_air();
+  const double phi = 9.81 * 1500;
+  for (double q_t : {0.0, 0.005, 0.02, 0.03}) {
+    const double rho = 1.05, T = 288.0;
+    const Moist::Cons q = eq.conservative(rho, 2.0, -1.0, 0.5, T, phi, q_t);
+    const auto w = eq.primitive(q, phi);
+    const PhasePartition p = eq.thermo.equilibrium_partition(T, rho, q_t);
+    CHECK(std::abs(w.T - T) < 1e-10);
+    CHECK(w.q_t == Approx(q_t).margin(1e-18));
+    CHECK(w.q_l == Approx(p.liq).margin(1e-14));
+    CHECK(w.q_i == 0.0);
+    CHECK(w.p == Approx(rho * eq.thermo.gas_constant(p) * T).epsilon(1e-13));
+    CHECK(w.u[0] == Approx(2.0));
+    CHECK(eq.is_physical(q, w));
+  }
+  // 30 g/kg at 288 K and 1.05 kg/m3 is saturated (q_v* is about 12 g/kg): cloud water.
+  CHECK(eq.primitive(eq.conservative(1.05, 0, 0, 0, 288.0, 0, 0.03), 0).q_l > 0.015);
+}
+
+TEST_CASE("moist air: the two-point flux is symmetric and consistent, and carries q_t with the mass", "[moist]") {
+  const Moist eq = moist_air();
+  const double phi = 9.81 * 800;
+  const Moist::Cons qa = eq.conservative(1.1, 3.0, -2.0, 1.0, 290.0, phi, 0.018);
+  const Moist::Cons qb = eq.conservative(1.0, -1.0, 0.5, 2.0, 285.0, phi, 0.009);
+  const auto wa = eq.primitive(qa, phi), wb = eq.primitive(qb, phi);
+  const auto sa = eq.split_point(qa, wa, 9e4), sb = eq.split_point(qb, wb, 8.9e4);
+  for (int d = 0; d < 3; ++d) {
+    const Moist::Cons fab = eq.two_point_flux(sa, sb, d), fba = eq.two_point_flux(sb, sa, d);
+    const Moist::Cons faa = eq.two_point_flux(sa, sa, d), f = eq.flux(qa, wa, 9e4, d);
+    for (int v = 0; v < Moist::nvar; ++v) {
+      CHECK(fab[v] == fba[v]);
+      CHECK(faa[v] == Approx(f[v]).margin(1e-12 * (std::abs(f[v]) + 1)));
+    }
+    CHECK(fab[Moist::i_rhoqt] == Approx(fab[Moist::i_rho] * 0.5 * (0.018 + 0.009)));
+  }
+  // The split values round trip.
+  double values[Moist::nsplit];
+  Moist::split_values(sa, values);
+  const auto back = Moist::split_from([&](int v) { return values[v]; });
+  CHECK(back.q_t == sa.q_t);
+  CHECK(back.p == sa.p);
+}
+
+TEST_CASE("moist air: diffusion moves water down its gradient with its enthalpy; none in uniform air", "[moist]") {
+  const Moist eq = moist_air();
+  const Moist::Cons q = eq.conservative(1.0, 0, 0, 0, 295.0, 0, 0.012);
+  const auto w = eq.primitive(q, 0);
+  Moist::Gradients g{};
+  for (int d = 0; d < 3; ++d) {
+    const Moist::Cons f = eq.viscous_flux(w, g, 1e-3, 1e-3, 1e-3, d, true, eq.exner(w.p));
+    for (int v = 0; v < Moist::nvar; ++v) CHECK(f[v] == 0.0);
+  }
+  g.dc[0][2] = -1e-5;  // q_t falls with height
+  const Moist::Cons f = eq.viscous_flux(w, g, 0.0, 2.0, 0.0, 2, true, eq.exner(w.p));
+  CHECK(f[Moist::i_rhoqt] == Approx(w.rho * 2.0 * -1e-5));
+  // The energy flux is that water's enthalpy excess over dry air: h_v = c_pv (T - T_0) + L_v0
+  // and h_d = c_pd (T - T_0) + R_d T_0 with the energies' zero at T_0.
+  CHECK(f[Moist::i_rhoe] == Approx(eq.water_enthalpy_excess(w.T) * f[Moist::i_rhoqt]));
+  CHECK(eq.water_enthalpy_excess(w.T) ==
+        Approx(2.5008e6 + (1859.0 - 1004.0) * (w.T - 273.16) - 287.0 * 273.16).epsilon(1e-13));
+}
+
+TEST_CASE("moist air: derived fields; dry air's sound speed at q_t = 0", "[moist]") {
+  const Moist eq = moist_air();
+  const DryAir<0> dry{};
+  const Moist::Cons q = eq.conservative(1.1, 0, 0, 0, 285.0, 0, 0.02);
+  double out[Moist::nderived];
+  eq.derived(q, 0, out);
+  const auto w = eq.primitive(q, 0);
+  CHECK(out[Moist::f_qt] == Approx(0.02));
+  CHECK(out[Moist::f_ql] == w.q_l);
+  CHECK(out[Moist::f_ql] > 0);
+  CHECK(out[Moist::f_rh] == Approx(1.0).epsilon(1e-12));
+  CHECK(out[Moist::f_theta_li] < out[Moist::f_theta]);   // condensate lowers theta_l
+  CHECK(out[Moist::f_theta_rho] < out[Moist::f_theta]);  // and loads theta_rho
+  const auto w0 = eq.primitive(eq.conservative(1.1, 0, 0, 0, 285.0, 0, 0.0), 0);
+  CHECK(eq.max_wave_speed(w0, 0) == Approx(dry.sound_speed(285.0)).epsilon(1e-14));
+  CHECK(Moist::describe({}).conserved_names.back() == "total_water");
+  CHECK(Moist::describe({}).derived.size() == static_cast<size_t>(Moist::nderived));
+}

@@ -1,0 +1,324 @@
+#pragma once
+/// The moist-air equation set: the dry set of physics/dry_air.hpp with the total water
+/// as one more prognostic variable, in equilibrium thermodynamics
+/// (physics/moist_thermodynamics.hpp):
+///   d(rho q_t)/dt + div(rho q_t u) = div(rho kappa grad q_t),
+/// e = e_int(T, q) + |u|^2/2 + Phi with the e_int of the mixture, p = rho R_m T, and
+/// T, q_l, q_i from (rho, e_int, q_t) by saturation adjustment wherever the primitive
+/// variables are formed. Water is carried with the air (no fallout). State order:
+/// rho, rho u, rho v, rho w, rho e, rho q_t, then the K passive tracers; the dry
+/// variables come first, as in every equation set, so code that reads only them serves
+/// both. The gradient variables are u, v, w, T, theta_li (the liquid-ice potential
+/// temperature, conserved under phase changes), q_t and the tracers' mixing ratios.
+/// Diffusion: water diffuses with the heat diffusivity (kappa + kappa_t), and the energy
+/// flux is that of the mixture's static energy, rho c_pm kappa Pi grad theta_li (or
+/// rho c_pm kappa grad T without theta diffusion), plus the enthalpy the diffusing water
+/// carries relative to the dry air it replaces, (h_v - h_d) rho kappa grad q_t.
+#include <string>
+#include <vector>
+
+#include "physics/moist_thermodynamics.hpp"
+
+namespace squall::physics {
+
+/// Primitive variables of moist air: the dry ones with the water partition.
+struct MoistPrim : Prim {
+  Real q_t, q_l, q_i;  ///< total water, liquid and ice [kg kg^-1]
+  KOKKOS_INLINE_FUNCTION PhasePartition partition() const { return {q_t, q_l, q_i}; }
+};
+template <int K>
+struct MoistTracerPrim : MoistPrim {
+  Real c[K];
+};
+struct MoistSplitPoint : SplitPoint {
+  Real q_t;
+};
+template <int K>
+struct MoistTracerSplitPoint : MoistSplitPoint {
+  Real c[K];
+};
+
+template <int K = 0>
+struct MoistAir {
+  static_assert(K >= 0, "a tracer count");
+  static constexpr int ntracers = K;
+  static constexpr int ndry = 5;
+  enum Var : int { i_rho = 0, i_rhou = 1, i_rhov = 2, i_rhow = 3, i_rhoe = 4, i_rhoqt = 5, i_tracer = 6 };
+  static constexpr int nvar = i_tracer + K;
+  /// The ledger follows mass, total energy, total water and each tracer's mass.
+  static constexpr int nconserved = 3 + K;
+  KOKKOS_INLINE_FUNCTION static constexpr int conserved(int c) {
+    return c == 0 ? i_rho : c == 1 ? i_rhoe : c == 2 ? i_rhoqt : i_tracer + c - 3;
+  }
+  static constexpr int naux = 3;
+  enum AuxVar : int { a_rho_ref = 0, a_p_ref = 1, a_phi = 2 };
+  static constexpr int nsplit = 8 + K;
+  /// Gradient variables: u, v, w, T, theta_li, then the scalars q_t and the tracers.
+  static constexpr int ngrad = 6 + K;
+  static constexpr int g_T = 3, g_theta = 4, g_scalar = 5, g_qt = 5, g_tracer = 6;
+  /// Scalars whose gradients the lifting forms beside u, T, theta: q_t and the tracers
+  /// (Gradients::dc[0] is grad q_t, dc[1 + k] that of tracer k).
+  static constexpr int nscalars = 1 + K;
+  /// Derived output fields: the dry ones in the dry order, then the water's.
+  enum Derived : int { f_rho, f_u, f_v, f_w, f_theta, f_p, f_T, f_qt, f_ql, f_qi, f_theta_li, f_theta_rho, f_rh, f_tracer };
+  static constexpr int nderived = f_tracer + K;
+
+  using Cons = Vec<nvar>;
+  using Grad = Vec<ngrad>;
+  using Prim = std::conditional_t<K == 0, MoistPrim, MoistTracerPrim<K>>;
+  using Aux = physics::Aux;
+  using SplitPoint = std::conditional_t<K == 0, MoistSplitPoint, MoistTracerSplitPoint<K>>;
+  using Gradients = TracerGradients<1 + K>;
+
+  GasParameters gas{};
+  MoistThermodynamics thermo{};
+
+  static MoistAir make(const GasParameters& gas, const WaterParameters& water) {
+    MoistAir m;
+    m.gas = gas;
+    m.thermo.dry = gas;
+    m.thermo.water = water;
+    return m;
+  }
+
+  static VariableInfo describe(const std::vector<std::string>& tracers) {
+    VariableInfo v = DryAir<0>::describe({});
+    v.tracers = K;
+    v.conservative.push_back({"rhoqt", "total water density (vapour and condensate)", "", "kg m-3"});
+    v.derived.push_back({"qt", "total water specific humidity", "", "kg kg-1"});
+    v.derived.push_back({"ql", "liquid water specific humidity", "mass_fraction_of_cloud_liquid_water_in_air", "kg kg-1"});
+    v.derived.push_back({"qi", "ice specific humidity", "mass_fraction_of_cloud_ice_in_air", "kg kg-1"});
+    v.derived.push_back({"theta_li", "liquid-ice water potential temperature", "", "K"});
+    v.derived.push_back({"theta_v", "virtual (density) potential temperature, condensate loading included", "", "K"});
+    v.derived.push_back({"rh", "relative humidity over the equilibrium condensate", "relative_humidity", "1"});
+    v.conserved_names.push_back("total_water");
+    v.budget_names.push_back("water");
+    for (int k = 0; k < K; ++k) {
+      const std::string name = k < static_cast<int>(tracers.size()) ? tracers[k] : "tracer" + std::to_string(k);
+      v.conservative.push_back({"rho_" + name, "density of passive tracer " + name, "", "kg m-3"});
+      v.derived.push_back({name, "mixing ratio of passive tracer " + name, "", "kg kg-1"});
+      v.conserved_names.push_back(name + "_mass");
+      v.budget_names.push_back(name + "_mass");
+    }
+    v.conserved.clear();
+    for (int c = 0; c < nconserved; ++c) v.conserved.push_back(conserved(c));
+    return v;
+  }
+
+  KOKKOS_INLINE_FUNCTION Real exner(Real p) const { return thermo.exner(p); }
+  KOKKOS_INLINE_FUNCTION Real sound_speed(Real T, const PhasePartition& q) const {
+    return math::sqrt(thermo.cp(q) / thermo.cv(q) * thermo.gas_constant(q) * T);
+  }
+
+  /// Primitive variables: e_int = e - |u|^2 / 2 - Phi, then T and the partition by
+  /// saturation adjustment, p = rho R_m T.
+  KOKKOS_INLINE_FUNCTION Prim primitive(const Cons& q, Real phi) const {
+    Prim w = velocity_and_water(q);
+    const Real kinetic = 0.5 * (w.u[0] * w.u[0] + w.u[1] * w.u[1] + w.u[2] * w.u[2]);
+    const Equilibrium eq = thermo.saturation_adjustment(w.rho, q[i_rhoe] / w.rho - kinetic - phi, w.q_t);
+    return with_thermodynamics(w, eq.T, eq.q.liq, eq.q.ice);
+  }
+  /// What the saturation adjustment found at a node, kept by the operator's pointwise
+  /// pass so that the other phases of the same stage (faces, viscous fluxes) need not
+  /// repeat it: T, q_l, q_i.
+  static constexpr int nthermo = 3;
+  KOKKOS_INLINE_FUNCTION static void thermo_values(const Prim& w, Real* out) { out[0] = w.T, out[1] = w.q_l, out[2] = w.q_i; }
+  /// primitive(q, phi) given the thermo_values v of the same state: the same bits,
+  /// without the adjustment.
+  template <class Values>
+  KOKKOS_INLINE_FUNCTION Prim primitive_from(const Cons& q, Real, const Values& v) const {
+    return with_thermodynamics(velocity_and_water(q), v(0), v(1), v(2));
+  }
+
+ private:
+  KOKKOS_INLINE_FUNCTION Prim velocity_and_water(const Cons& q) const {
+    Prim w;
+    w.rho = q[i_rho];
+    const Real inv_rho = 1 / w.rho;
+    w.u[0] = q[i_rhou] * inv_rho;
+    w.u[1] = q[i_rhov] * inv_rho;
+    w.u[2] = q[i_rhow] * inv_rho;
+    w.q_t = q[i_rhoqt] * inv_rho;
+    if constexpr (K > 0)
+      for (int k = 0; k < K; ++k) w.c[k] = q[i_tracer + k] * inv_rho;
+    return w;
+  }
+  KOKKOS_INLINE_FUNCTION Prim with_thermodynamics(Prim w, Real T, Real q_l, Real q_i) const {
+    w.T = T, w.q_l = q_l, w.q_i = q_i;
+    w.p = w.rho * thermo.gas_constant(w.partition()) * T;
+    return w;
+  }
+
+ public:
+  /// Conservative state of air at rest or moving with velocity (u, v, w), density rho,
+  /// temperature T and total water q_t in equilibrium (the partition at T and rho).
+  KOKKOS_INLINE_FUNCTION Cons conservative(Real rho, Real u, Real v, Real w, Real T, Real phi, Real q_t) const {
+    const PhasePartition q = thermo.equilibrium_partition(T, rho, q_t);
+    Cons s;
+    s[i_rho] = rho;
+    s[i_rhou] = rho * u;
+    s[i_rhov] = rho * v;
+    s[i_rhow] = rho * w;
+    s[i_rhoe] = rho * (thermo.internal_energy(T, q) + 0.5 * (u * u + v * v + w * w) + phi);
+    s[i_rhoqt] = rho * q_t;
+    for (int k = 0; k < K; ++k) s[i_tracer + k] = 0;
+    return s;
+  }
+
+  template <class Normal>
+  KOKKOS_INLINE_FUNCTION Cons flux(const Cons& q, const Prim& w, Real p_ref, const Normal& n) const {
+    Cons f;
+    const Real un = normal_component(w.u, n);
+    f[i_rho] = q[i_rho] * un;
+    f[i_rhou] = q[i_rhou] * un;
+    f[i_rhov] = q[i_rhov] * un;
+    f[i_rhow] = q[i_rhow] * un;
+    add_along(&f[i_rhou], w.p - p_ref, n);
+    f[i_rhoe] = (q[i_rhoe] + w.p) * un;
+    f[i_rhoqt] = q[i_rhoqt] * un;
+    for (int k = 0; k < K; ++k) f[i_tracer + k] = q[i_tracer + k] * un;
+    return f;
+  }
+  KOKKOS_INLINE_FUNCTION Cons flux(const Cons& q, const Prim& w, Real p_ref, int d) const {
+    return flux(q, w, p_ref, AxisNormal{d});
+  }
+
+  /// |u_n| + c with the frozen sound speed of the mixture, sqrt(c_pm / c_vm R_m T) (an
+  /// upper bound of the equilibrium one).
+  template <class Normal>
+  KOKKOS_INLINE_FUNCTION Real max_wave_speed(const Prim& w, const Normal& n) const {
+    return math::abs(normal_component(w.u, n)) + sound_speed(w.T, w.partition());
+  }
+  KOKKOS_INLINE_FUNCTION Real max_wave_speed(const Prim& w, int d) const { return max_wave_speed(w, AxisNormal{d}); }
+  KOKKOS_INLINE_FUNCTION Real speed(const Prim& w) const {
+    return math::sqrt(w.u[0] * w.u[0] + w.u[1] * w.u[1] + w.u[2] * w.u[2]);
+  }
+
+  /// Finite, positive density and temperature (negative total water, an overshoot of
+  /// the polynomials, is the positivity limiter's business, not a blow-up).
+  KOKKOS_INLINE_FUNCTION bool is_physical(const Cons& q, const Prim& w) const {
+    for (int v = 0; v < nvar; ++v)
+      if (!math::isfinite(q[v])) return false;
+    return q[i_rho] > 0 && w.T > 0;
+  }
+  KOKKOS_INLINE_FUNCTION bool is_physical(const Cons& q, Real phi) const { return is_physical(q, primitive(q, phi)); }
+
+  // Split form: Kennedy & Gruber as for dry air, the water carried by the mass flux.
+  KOKKOS_INLINE_FUNCTION SplitPoint split_point(const Cons& q, const Prim& w, Real p_ref) const {
+    SplitPoint s;
+    s.rho = w.rho, s.u[0] = w.u[0], s.u[1] = w.u[1], s.u[2] = w.u[2], s.p = w.p, s.e = q[i_rhoe] / w.rho;
+    s.p_ref = p_ref;
+    s.q_t = w.q_t;
+    if constexpr (K > 0)
+      for (int k = 0; k < K; ++k) s.c[k] = w.c[k];
+    return s;
+  }
+  KOKKOS_INLINE_FUNCTION static void split_values(const SplitPoint& s, Real* out) {
+    out[0] = s.rho, out[1] = s.u[0], out[2] = s.u[1], out[3] = s.u[2], out[4] = s.p, out[5] = s.e, out[6] = s.p_ref;
+    out[7] = s.q_t;
+    if constexpr (K > 0)
+      for (int k = 0; k < K; ++k) out[8 + k] = s.c[k];
+  }
+  template <class Values>
+  KOKKOS_INLINE_FUNCTION static SplitPoint split_from(const Values& v) {
+    SplitPoint s;
+    s.rho = v(0), s.u[0] = v(1), s.u[1] = v(2), s.u[2] = v(3), s.p = v(4), s.e = v(5), s.p_ref = v(6);
+    s.q_t = v(7);
+    if constexpr (K > 0)
+      for (int k = 0; k < K; ++k) s.c[k] = v(8 + k);
+    return s;
+  }
+  /// DryAir's two-point flux with F_rhoqt = F_rho {q_t}: a uniform q_t stays uniform.
+  template <class Normal>
+  KOKKOS_INLINE_FUNCTION Cons two_point_flux(const SplitPoint& a, const SplitPoint& b, const Normal& n) const {
+    const Real rho = 0.5 * (a.rho + b.rho);
+    const Real un = 0.5 * (normal_component(a.u, n) + normal_component(b.u, n));
+    const Real p = 0.5 * (a.p + b.p);
+    const Real mass = rho * un;
+    Cons f;
+    f[i_rho] = mass;
+    f[i_rhou] = mass * 0.5 * (a.u[0] + b.u[0]);
+    f[i_rhov] = mass * 0.5 * (a.u[1] + b.u[1]);
+    f[i_rhow] = mass * 0.5 * (a.u[2] + b.u[2]);
+    add_along(&f[i_rhou], p - 0.5 * (a.p_ref + b.p_ref), n);
+    f[i_rhoe] = mass * 0.5 * (a.e + b.e) + p * un;
+    f[i_rhoqt] = mass * 0.5 * (a.q_t + b.q_t);
+    if constexpr (K > 0)
+      for (int k = 0; k < K; ++k) f[i_tracer + k] = mass * 0.5 * (a.c[k] + b.c[k]);
+    return f;
+  }
+  KOKKOS_INLINE_FUNCTION Cons two_point_flux(const SplitPoint& a, const SplitPoint& b, int d) const {
+    return two_point_flux(a, b, AxisNormal{d});
+  }
+
+  // Viscous terms.
+  KOKKOS_INLINE_FUNCTION Grad gradient_variables(const Prim& w, bool with_theta = true) const {
+    return gradient_variables(w, with_theta, with_theta ? exner(w.p) : Real(1));
+  }
+  KOKKOS_INLINE_FUNCTION Grad gradient_variables(const Prim& w, bool with_theta, Real exner_p) const {
+    Grad g;
+    g[0] = w.u[0], g[1] = w.u[1], g[2] = w.u[2], g[g_T] = w.T;
+    g[g_theta] = with_theta ? thermo.liquid_ice_potential_temperature(w.T, exner_p, w.partition()) : Real(0);
+    g[g_qt] = w.q_t;
+    if constexpr (K > 0)
+      for (int k = 0; k < K; ++k) g[g_tracer + k] = w.c[k];
+    return g;
+  }
+  KOKKOS_INLINE_FUNCTION static Real stress(const Prim& w, const Gradients& g, Real nu, int i, int j) {
+    return DryAir<0>::stress(w, g, nu, i, j);
+  }
+  /// h_v - h_d at T: the enthalpy diffusing water carries relative to dry air.
+  KOKKOS_INLINE_FUNCTION Real water_enthalpy_excess(Real T) const {
+    const Real cv_v = thermo.water.cp_v - thermo.water.R_v;
+    return (cv_v - gas.cv_d) * (T - thermo.water.T_0) + thermo.e_int_v0() + (thermo.water.R_v - gas.R_d) * T;
+  }
+  /// Viscous flux along d: the stress and its work, the heat flux of the mixture, the
+  /// water flux rho kappa dq_t/dx_d with the enthalpy it carries, the tracers' rho D dc/dx_d.
+  KOKKOS_INLINE_FUNCTION Cons viscous_flux(const Prim& w, const Gradients& g, Real nu, Real kappa, Real D, int d,
+                                           bool theta_diffusion, Real exner_p) const {
+    Cons f;
+    f[i_rho] = 0;
+    Real work = 0;
+    for (int i = 0; i < 3; ++i) {
+      const Real t = stress(w, g, nu, i, d);
+      f[i_rhou + i] = t;
+      work += w.u[i] * t;
+    }
+    const Real heat_gradient = theta_diffusion ? exner_p * g.dtheta[d] : g.dT[d];
+    const Real water = w.rho * kappa * g.dc[0][d];
+    f[i_rhoe] = work + w.rho * thermo.cp(w.partition()) * kappa * heat_gradient + water_enthalpy_excess(w.T) * water;
+    f[i_rhoqt] = water;
+    if constexpr (K > 0)
+      for (int k = 0; k < K; ++k) f[i_tracer + k] = w.rho * D * g.dc[1 + k][d];
+    return f;
+  }
+  KOKKOS_INLINE_FUNCTION Cons viscous_flux(const Prim& w, const Gradients& g, Real nu, Real kappa, Real D, int d,
+                                           bool theta_diffusion = false) const {
+    return viscous_flux(w, g, nu, kappa, D, d, theta_diffusion, theta_diffusion ? exner(w.p) : Real(1));
+  }
+  static constexpr int first_viscous = i_rhou;
+  static constexpr int nvflux = nvar - first_viscous;
+
+  KOKKOS_INLINE_FUNCTION void derived(const Cons& q, Real phi, Real* out) const {
+    const Prim w = primitive(q, phi);
+    const PhasePartition part = w.partition();
+    const Real pi = exner(w.p);
+    out[f_rho] = w.rho;
+    out[f_u] = w.u[0];
+    out[f_v] = w.u[1];
+    out[f_w] = w.u[2];
+    out[f_theta] = w.T / pi;
+    out[f_p] = w.p;
+    out[f_T] = w.T;
+    out[f_qt] = w.q_t;
+    out[f_ql] = w.q_l;
+    out[f_qi] = w.q_i;
+    out[f_theta_li] = thermo.liquid_ice_potential_temperature(w.T, pi, part);
+    out[f_theta_rho] = thermo.density_potential_temperature(w.T, pi, part);
+    out[f_rh] = thermo.relative_humidity(w.T, w.rho, part);
+    if constexpr (K > 0)
+      for (int k = 0; k < K; ++k) out[f_tracer + k] = w.c[k];
+  }
+};
+
+}  // namespace squall::physics
