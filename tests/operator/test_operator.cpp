@@ -237,7 +237,7 @@ void check_layouts_agree(Real viscosity, Closure closure, bool no_slip) {
               << (no_slip ? ", no-slip walls" : "") << ", tracers " << Eq::ntracers);
   Setup<N, Eq> s({true, true, false});
   fill_pointwise("test::wavy", Equations{}, s.geometry.x, s.state(), s.aux, physics::grav, Wavy{});
-  fill_tracers("test::tracers", s.geometry.x, s.state(), Eq::ntracers, WavyTracers{});
+  fill_tracers("test::tracers", s.geometry.x, s.state(), Eq::i_tracer, Eq::ntracers, WavyTracers{});
   OperatorOptions options;
   options.gravity = physics::grav;
   options.split_form = true;
@@ -313,7 +313,7 @@ TEST_CASE("tracers: a uniform mixing ratio stays uniform, tracer mass is conserv
       // A wavy flow behind walls carrying uniform tracers: d(rho c)/dt = c d(rho)/dt.
       Setup<N, Eq> s({true, true, false});
       fill_pointwise("test::wavy", Equations{}, s.geometry.x, s.state(), s.aux, physics::grav, Wavy{});
-      fill_tracers("test::uniform_tracers", s.geometry.x, s.state(), 2, UniformTracers{});
+      fill_tracers("test::uniform_tracers", s.geometry.x, s.state(), Eq::i_tracer, 2, UniformTracers{});
       const auto dq = s.rhs(physics::grav, split, viscosity);
       double rho_scale = 0, worst = 0;
       for (size_t e = 0; e < dq.extent(0); ++e)
@@ -326,7 +326,7 @@ TEST_CASE("tracers: a uniform mixing ratio stays uniform, tracer mass is conserv
       CHECK(worst <= 1e-12 * rho_scale);
       // Wavy tracers: their masses are conserved in the closed box, and the dry part of the
       // right-hand side is bit for bit the one without tracers.
-      fill_tracers("test::wavy_tracers", s.geometry.x, s.state(), 2, WavyTracers{});
+      fill_tracers("test::wavy_tracers", s.geometry.x, s.state(), Eq::i_tracer, 2, WavyTracers{});
       const auto wavy = s.rhs(physics::grav, split, viscosity);
       Setup<N> dry({true, true, false});
       fill_pointwise("test::wavy", Equations{}, dry.geometry.x, dry.state(), dry.aux, physics::grav, Wavy{});
