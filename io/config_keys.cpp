@@ -104,8 +104,9 @@ std::vector<KeySpec> catalogue() {
      "Courant number: dt = cfl * min node spacing / max(|u| + c)"},
     {"time", "dt", "0.0", "a finite number >= 0 (seconds)",
      "fixed time step [s]; 0: from time.cfl at every step"},
-    {"time", "integrator", "\"lsrk54\"", "one of \"lsrk54\", \"ssprk33\"",
-     "time integrator: lsrk54 (Carpenter-Kennedy 4th order, 5 stages) or ssprk33"},
+    {"time", "integrator", "\"lsrk54\"", "one of \"lsrk54\", \"lsrk144\", \"ssprk33\"",
+     "time integrator: lsrk54 (Carpenter-Kennedy 4th order, 5 stages), lsrk144 (Niegemann-Diehl-Busch "
+     "4th order, 14 stages) or ssprk33"},
     {"output", "dir", "\"\"", "a path (empty: output/<case.name>)",
      "output directory; --output overrides it"},
     {"output", "interval", "0.0", "a finite number >= 0 (seconds)",

@@ -447,7 +447,7 @@ Config parse_config(const std::string& text, const std::string& source,
       static_cast<long>(integer(values, "time", "warmup_steps", [](long long n) { return n >= 0; }));
   c.time.cfl = number(values, "time", "cfl", [](double x) { return x > 0 && x <= 10; });
   c.time.dt = number(values, "time", "dt", [](double x) { return x >= 0; });
-  c.time.integrator = choice(values, "time", "integrator", {"lsrk54", "ssprk33"});
+  c.time.integrator = choice(values, "time", "integrator", {"lsrk54", "lsrk144", "ssprk33"});
   {
     const KeySpec& k = spec("output", "dir");
     c.output.dir = get_string(values.at(k), k);

@@ -42,6 +42,7 @@ void check_config_for_ranks(const Config& config, int ranks) {
 
 int integrator_stages(const std::string& integrator) {
   if (integrator == "lsrk54") return 5;
+  if (integrator == "lsrk144") return 14;
   if (integrator == "ssprk33") return 3;
   throw InputError("unknown time integrator '" + integrator + "'");
 }

@@ -25,7 +25,7 @@ struct Companion {
 
 class TimeIntegrator {
  public:
-  /// `name`: "lsrk54" or "ssprk33"; `size`: number of reals in the state.
+  /// `name`: "lsrk54", "lsrk144" or "ssprk33"; `size`: number of reals in the state.
   TimeIntegrator(const std::string& name, std::size_t size);
 
   int stages() const { return stages_; }
@@ -44,10 +44,19 @@ class TimeIntegrator {
   // The two schemes; public because CUDA does not allow device lambdas in private
   // member functions. Use step().
 
-  /// Carpenter & Kennedy (1994), "Fourth-order 2N-storage Runge-Kutta schemes", NASA TM
-  /// 109112, solution 3: du = a_s du + dt rhs(t + c_s dt, q); q = q + b_s du.
-  template <class Rhs>
-  void lsrk_step(Rhs& rhs, Real t, Real dt, const FlatView& q, Companion companion) {
+  /// The 2N-storage low-storage schemes: du = a_s du + dt rhs(t + c_s dt, q); q = q + b_s du.
+  /// lsrk54: Carpenter & Kennedy (1994), "Fourth-order 2N-storage Runge-Kutta schemes",
+  /// NASA TM 109112, solution 3. lsrk144: Niegemann, Diehl & Busch (2012), J. Comput.
+  /// Phys. 231, 364-372, doi:10.1016/j.jcp.2011.09.003, the 14-stage fourth-order scheme
+  /// (coefficients as published), whose stability region
+  /// along the imaginary axis and into the left half-plane is optimized for DG spectra.
+  struct LowStorageScheme {
+    int stages;
+    const Real* a;
+    const Real* b;
+    const Real* c;
+  };
+  static LowStorageScheme lsrk54() {
     static constexpr Real a[5] = {0.0, -567301805773.0 / 1357537059087.0,
                                   -2404267990393.0 / 2016746695238.0,
                                   -3550918686646.0 / 2091501179385.0,
@@ -61,17 +70,42 @@ class TimeIntegrator {
                                   2526269341429.0 / 6820363962896.0,
                                   2006345519317.0 / 3224310063776.0,
                                   2802321613138.0 / 2924317926251.0};
+    return {5, a, b, c};
+  }
+  static LowStorageScheme lsrk144() {
+    static constexpr Real a[14] = {0.0,
+                                   -0.7188012108672410, -0.7785331173421570, -0.0053282796654044,
+                                   -0.8552979934029281, -3.9564138245774565, -1.5780575380587385,
+                                   -2.0837094552574054, -0.7483334182761610, -0.7032861106563359,
+                                   0.0013917096117681,  -0.0932075369637460, -0.9514200470875948,
+                                   -7.1151571693922548};
+    static constexpr Real b[14] = {0.0367762454319673, 0.3136296607553959, 0.1531848691869027,
+                                   0.0030097086818182, 0.3326293790646110, 0.2440251405350864,
+                                   0.3718879239592277, 0.6204126221582444, 0.1524043173028741,
+                                   0.0760894927419266, 0.0077604214040978, 0.0024647284755382,
+                                   0.0780348340049386, 5.5059777270269628};
+    static constexpr Real c[14] = {0.0,
+                                   0.0367762454319673, 0.1249685262725025, 0.2446177702277698,
+                                   0.2476149531070420, 0.2969311120382472, 0.3978149645802642,
+                                   0.5270854589440328, 0.6981269994175695, 0.8190890835352128,
+                                   0.8527059887098624, 0.8604711817462826, 0.8627060376969976,
+                                   0.8734213127600976};
+    return {14, a, b, c};
+  }
+  template <class Rhs>
+  void lsrk_step(Rhs& rhs, Real t, Real dt, const FlatView& q, Companion companion) {
+    const LowStorageScheme scheme = stages_ == 14 ? lsrk144() : lsrk54();
     const FlatView k = k_, du = register_;
     const int n = static_cast<int>(q.extent(0));
     std::vector<double> companion_register(companion.count, 0.0);
-    for (int s = 0; s < 5; ++s) {
-      rhs(t + c[s] * dt, q, k);
-      const Real as = a[s], bs = b[s];
+    for (int s = 0; s < scheme.stages; ++s) {
+      rhs(t + scheme.c[s] * dt, q, k);
+      const Real as = scheme.a[s], bs = scheme.b[s];
       for (int i = 0; i < companion.count; ++i) {
         companion_register[i] = as * companion_register[i] + dt * companion.rate[i];
         companion.value[i] += bs * companion_register[i];
       }
-      parallel_for("rk::lsrk54_stage", n, KOKKOS_LAMBDA(const int i) {
+      parallel_for("rk::lsrk_stage", n, KOKKOS_LAMBDA(const int i) {
         const Real d = as * du(i) + dt * k(i);
         du(i) = d;
         q(i) += bs * d;
@@ -112,10 +146,12 @@ class TimeIntegrator {
 inline TimeIntegrator::TimeIntegrator(const std::string& name, std::size_t size) : name_(name) {
   if (name == "lsrk54") {
     lsrk_ = true, stages_ = 5;
+  } else if (name == "lsrk144") {
+    lsrk_ = true, stages_ = 14;
   } else if (name == "ssprk33") {
     lsrk_ = false, stages_ = 3;
   } else {
-    throw InputError("unknown time integrator '" + name + "'; expected lsrk54 or ssprk33");
+    throw InputError("unknown time integrator '" + name + "'; expected lsrk54, lsrk144 or ssprk33");
   }
   k_ = FlatView("rk::k", size);
   register_ = FlatView("rk::register", size);
