@@ -240,6 +240,9 @@ struct DryAir {
   /// Values of the primitive state that are costly to form and that the operator keeps
   /// per node within a stage (MoistAir: the saturation adjustment's); none here.
   static constexpr int nthermo = 0;
+  /// Whether the state carries total water (MoistAir), which the time loop keeps
+  /// non-negative (physics/positivity.hpp).
+  static constexpr bool moist = false;
 
   /// Conservative state from density, velocity, temperature and geopotential.
   KOKKOS_INLINE_FUNCTION Cons conservative(Real rho, Real u, Real v, Real w, Real T, Real phi) const {

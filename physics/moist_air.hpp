@@ -122,6 +122,9 @@ struct MoistAir {
   /// pass so that the other phases of the same stage (faces, viscous fluxes) need not
   /// repeat it: T, q_l, q_i.
   static constexpr int nthermo = 3;
+  /// The time loop keeps rho q_t non-negative after every step with the limiter of
+  /// physics/positivity.hpp, element by element, each element's water unchanged.
+  static constexpr bool moist = true;
   KOKKOS_INLINE_FUNCTION static void thermo_values(const Prim& w, Real* out) { out[0] = w.T, out[1] = w.q_l, out[2] = w.q_i; }
   /// primitive(q, phi) given the thermo_values v of the same state: the same bits,
   /// without the adjustment.

@@ -12,6 +12,7 @@
 #include "io/csv_writer.hpp"
 #include "solver/checkpointing.hpp"
 #include "physics/moist_air.hpp"
+#include "physics/positivity.hpp"
 #include "solver/dg_operator.hpp"
 #include "solver/field_output.hpp"
 #include "solver/profiles.hpp"
@@ -81,6 +82,21 @@ std::array<Real, 2> max_wave_speed_and(const Eq& eq, const dg::StateView& q, con
   std::array<Real, 2> global{};
   MPI_Allreduce(local, global.data(), 2, MPI_DOUBLE, MPI_MAX, comm);
   return global;
+}
+
+/// Moist air: rho q_t >= 0 at every node after a step, by the scaling limiter of Zhang &
+/// Shu (physics/positivity.hpp) in each element whose nodal minimum is negative, with the
+/// LGL quadrature weights (the element's water is kept to round-off; elements whose
+/// values are all >= 0 keep their bits).
+template <int N, class Eq>
+void limit_total_water(const dg::StateView& q, const dg::Basis<N>& basis) {
+  using L = dg::Layout<N>;
+  const dg::Basis<N> b = basis;
+  parallel_for("solver::limit_total_water", static_cast<int>(q.extent(0)), KOKKOS_LAMBDA(const int e) {
+    physics::limit_toward_mean(
+        L::nodes, [&](int n) { return q(e, Eq::i_rhoqt, n); }, [&](int n, Real v) { q(e, Eq::i_rhoqt, n) = v; },
+        [&](int n) { return b.w[L::index(n, 0)] * b.w[L::index(n, 1)] * b.w[L::index(n, 2)]; });
+  });
 }
 
 /// Host copies of the state (nvar variables), aux values and coordinates, with what the
@@ -276,6 +292,7 @@ void run_equations(const RunContext& ctx) {
     const RunState before = run;
     integrator.step(rhs, run.t, run.dt, q_flat,
                     Companion{rhs.ledger_rates_of_last_call(), run.boundary_inflow.data(), nc});
+    if constexpr (Eq::moist) detail::limit_total_water<N, Eq>(q, basis);
     ++run.step;
     run.t = at_output ? next_output : run.t + run.dt;
     the_case->post_step(run.t, q, comm);

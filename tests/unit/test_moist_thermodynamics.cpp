@@ -3,6 +3,7 @@
 // adjustment, unsaturated and saturated, with and without ice, and the derived
 // potential temperatures.
 #include <catch2/catch.hpp>
+#include <algorithm>
 #include <cmath>
 
 #include "physics/moist_thermodynamics.hpp"
@@ -253,4 +254,38 @@ TEST_CASE("moist air: derived fields; dry air's sound speed at q_t = 0", "[moist
   CHECK(eq.max_wave_speed(w0, 0) == Approx(dry.sound_speed(285.0)).epsilon(1e-14));
   CHECK(Moist::describe({}).conserved_names.back() == "total_water");
   CHECK(Moist::describe({}).derived.size() == static_cast<size_t>(Moist::nderived));
+}
+
+// The positivity limiter (physics/positivity.hpp).
+#include <vector>
+
+#include "physics/positivity.hpp"
+
+TEST_CASE("positivity limiter: negative values lifted to >= 0, the weighted mean kept", "[moist]") {
+  const std::vector<double> w{0.1, 0.5, 0.8, 0.5, 0.1};
+  const auto weighted_sum = [&](const std::vector<double>& v) {
+    double s = 0;
+    for (size_t i = 0; i < v.size(); ++i) s += w[i] * v[i];
+    return s;
+  };
+  const auto run = [&](std::vector<double>& v) {
+    return limit_toward_mean(
+        5, [&](int i) { return v[i]; }, [&](int i, double x) { v[i] = x; }, [&](int i) { return w[i]; });
+  };
+  std::vector<double> v{-2e-4, 1e-3, 4e-3, 2e-3, 5e-4};
+  const double before = weighted_sum(v);
+  CHECK(run(v) == 1);
+  for (double x : v) CHECK(x >= -1e-19);
+  CHECK(*std::min_element(v.begin(), v.end()) == Approx(0.0).margin(1e-18));
+  CHECK(weighted_sum(v) == Approx(before).epsilon(1e-15));
+  // Non-negative values are left alone, bit for bit.
+  std::vector<double> good{0.0, 1e-3, 4e-3, 2e-3, 5e-4};
+  const std::vector<double> copy = good;
+  CHECK(run(good) == 0);
+  CHECK(good == copy);
+  // A negative mean cannot be helped: left as it is, and said so.
+  std::vector<double> bad{-1e-3, -1e-3, 1e-4, -1e-3, -1e-3};
+  const std::vector<double> bad_copy = bad;
+  CHECK(run(bad) == -1);
+  CHECK(bad == bad_copy);
 }
