@@ -30,13 +30,6 @@ template <int K>
 struct MoistTracerPrim : MoistPrim {
   Real c[K];
 };
-struct MoistSplitPoint : SplitPoint {
-  Real q_t;
-};
-template <int K>
-struct MoistTracerSplitPoint : MoistSplitPoint {
-  Real c[K];
-};
 
 template <int K = 0>
 struct MoistAir {
@@ -52,7 +45,7 @@ struct MoistAir {
   }
   static constexpr int naux = 3;
   enum AuxVar : int { a_rho_ref = 0, a_p_ref = 1, a_phi = 2 };
-  static constexpr int nsplit = 8 + K;
+  static constexpr int nsplit = DryAir<1 + K>::nsplit;
   /// Gradient variables: u, v, w, T, theta_li, then the scalars q_t and the tracers.
   static constexpr int ngrad = 6 + K;
   static constexpr int g_T = 3, g_theta = 4, g_scalar = 5, g_qt = 5, g_tracer = 6;
@@ -67,7 +60,11 @@ struct MoistAir {
   using Grad = Vec<ngrad>;
   using Prim = std::conditional_t<K == 0, MoistPrim, MoistTracerPrim<K>>;
   using Aux = physics::Aux;
-  using SplitPoint = std::conditional_t<K == 0, MoistSplitPoint, MoistTracerSplitPoint<K>>;
+  /// The dry equation set with q_t as its first scalar: the same state layout, whose
+  /// inviscid flux, split points and two-point flux are moist air's (the water is carried
+  /// by the mass flux like a tracer). Split point c[0] is q_t, c[1 + k] tracer k.
+  using Carrier = DryAir<1 + K>;
+  using SplitPoint = typename Carrier::SplitPoint;
   using Gradients = TracerGradients<1 + K>;
 
   GasParameters gas{};
@@ -134,6 +131,15 @@ struct MoistAir {
   }
 
  private:
+  /// The carrier's primitive variables: the dry ones, q_t and the tracers as its scalars.
+  KOKKOS_INLINE_FUNCTION static typename Carrier::Prim carrier_prim(const Prim& w) {
+    typename Carrier::Prim c;
+    static_cast<physics::Prim&>(c) = w;
+    c.c[0] = w.q_t;
+    if constexpr (K > 0)
+      for (int k = 0; k < K; ++k) c.c[1 + k] = w.c[k];
+    return c;
+  }
   KOKKOS_INLINE_FUNCTION Prim velocity_and_water(const Cons& q) const {
     Prim w;
     w.rho = q[i_rho];
@@ -168,19 +174,10 @@ struct MoistAir {
     return s;
   }
 
+  /// F.n: DryAir's, with rho q_t u_n carried like a tracer.
   template <class Normal>
   KOKKOS_INLINE_FUNCTION Cons flux(const Cons& q, const Prim& w, Real p_ref, const Normal& n) const {
-    Cons f;
-    const Real un = normal_component(w.u, n);
-    f[i_rho] = q[i_rho] * un;
-    f[i_rhou] = q[i_rhou] * un;
-    f[i_rhov] = q[i_rhov] * un;
-    f[i_rhow] = q[i_rhow] * un;
-    add_along(&f[i_rhou], w.p - p_ref, n);
-    f[i_rhoe] = (q[i_rhoe] + w.p) * un;
-    f[i_rhoqt] = q[i_rhoqt] * un;
-    for (int k = 0; k < K; ++k) f[i_tracer + k] = q[i_tracer + k] * un;
-    return f;
+    return Carrier{gas}.flux(q, carrier_prim(w), p_ref, n);
   }
   KOKKOS_INLINE_FUNCTION Cons flux(const Cons& q, const Prim& w, Real p_ref, int d) const {
     return flux(q, w, p_ref, AxisNormal{d});
@@ -193,62 +190,28 @@ struct MoistAir {
     return math::abs(normal_component(w.u, n)) + sound_speed(w.T, w.partition());
   }
   KOKKOS_INLINE_FUNCTION Real max_wave_speed(const Prim& w, int d) const { return max_wave_speed(w, AxisNormal{d}); }
-  KOKKOS_INLINE_FUNCTION Real speed(const Prim& w) const {
-    return math::sqrt(w.u[0] * w.u[0] + w.u[1] * w.u[1] + w.u[2] * w.u[2]);
-  }
+  KOKKOS_INLINE_FUNCTION Real speed(const Prim& w) const { return Carrier{gas}.speed(carrier_prim(w)); }
 
   /// Finite, positive density and temperature (negative total water, an overshoot of
   /// the polynomials, is the positivity limiter's business, not a blow-up).
   KOKKOS_INLINE_FUNCTION bool is_physical(const Cons& q, const Prim& w) const {
-    for (int v = 0; v < nvar; ++v)
-      if (!math::isfinite(q[v])) return false;
-    return q[i_rho] > 0 && w.T > 0;
+    return Carrier{gas}.is_physical(q, carrier_prim(w));
   }
   KOKKOS_INLINE_FUNCTION bool is_physical(const Cons& q, Real phi) const { return is_physical(q, primitive(q, phi)); }
 
-  // Split form: Kennedy & Gruber as for dry air, the water carried by the mass flux.
+  // Split form: Kennedy & Gruber as for dry air, the water carried by the mass flux
+  // (F_rhoqt = F_rho {q_t}: a uniform q_t stays uniform).
   KOKKOS_INLINE_FUNCTION SplitPoint split_point(const Cons& q, const Prim& w, Real p_ref) const {
-    SplitPoint s;
-    s.rho = w.rho, s.u[0] = w.u[0], s.u[1] = w.u[1], s.u[2] = w.u[2], s.p = w.p, s.e = q[i_rhoe] / w.rho;
-    s.p_ref = p_ref;
-    s.q_t = w.q_t;
-    if constexpr (K > 0)
-      for (int k = 0; k < K; ++k) s.c[k] = w.c[k];
-    return s;
+    return Carrier{gas}.split_point(q, carrier_prim(w), p_ref);
   }
-  KOKKOS_INLINE_FUNCTION static void split_values(const SplitPoint& s, Real* out) {
-    out[0] = s.rho, out[1] = s.u[0], out[2] = s.u[1], out[3] = s.u[2], out[4] = s.p, out[5] = s.e, out[6] = s.p_ref;
-    out[7] = s.q_t;
-    if constexpr (K > 0)
-      for (int k = 0; k < K; ++k) out[8 + k] = s.c[k];
-  }
+  KOKKOS_INLINE_FUNCTION static void split_values(const SplitPoint& s, Real* out) { Carrier::split_values(s, out); }
   template <class Values>
   KOKKOS_INLINE_FUNCTION static SplitPoint split_from(const Values& v) {
-    SplitPoint s;
-    s.rho = v(0), s.u[0] = v(1), s.u[1] = v(2), s.u[2] = v(3), s.p = v(4), s.e = v(5), s.p_ref = v(6);
-    s.q_t = v(7);
-    if constexpr (K > 0)
-      for (int k = 0; k < K; ++k) s.c[k] = v(8 + k);
-    return s;
+    return Carrier::split_from(v);
   }
-  /// DryAir's two-point flux with F_rhoqt = F_rho {q_t}: a uniform q_t stays uniform.
   template <class Normal>
   KOKKOS_INLINE_FUNCTION Cons two_point_flux(const SplitPoint& a, const SplitPoint& b, const Normal& n) const {
-    const Real rho = 0.5 * (a.rho + b.rho);
-    const Real un = 0.5 * (normal_component(a.u, n) + normal_component(b.u, n));
-    const Real p = 0.5 * (a.p + b.p);
-    const Real mass = rho * un;
-    Cons f;
-    f[i_rho] = mass;
-    f[i_rhou] = mass * 0.5 * (a.u[0] + b.u[0]);
-    f[i_rhov] = mass * 0.5 * (a.u[1] + b.u[1]);
-    f[i_rhow] = mass * 0.5 * (a.u[2] + b.u[2]);
-    add_along(&f[i_rhou], p - 0.5 * (a.p_ref + b.p_ref), n);
-    f[i_rhoe] = mass * 0.5 * (a.e + b.e) + p * un;
-    f[i_rhoqt] = mass * 0.5 * (a.q_t + b.q_t);
-    if constexpr (K > 0)
-      for (int k = 0; k < K; ++k) f[i_tracer + k] = mass * 0.5 * (a.c[k] + b.c[k]);
-    return f;
+    return Carrier{gas}.two_point_flux(a, b, n);
   }
   KOKKOS_INLINE_FUNCTION Cons two_point_flux(const SplitPoint& a, const SplitPoint& b, int d) const {
     return two_point_flux(a, b, AxisNormal{d});
