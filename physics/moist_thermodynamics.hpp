@@ -141,7 +141,10 @@ struct MoistThermodynamics {
   /// q_c = q_t - q_v* < 0 (the Newton iteration needs it); otherwise q_c >= 0.
   KOKKOS_INLINE_FUNCTION PhasePartition equilibrium_partition(Real T, Real rho, Real q_t,
                                                               bool allow_negative = false) const {
-    const Real q_vs = q_vap_saturation(T, rho);
+    return partition_at(T, q_t, q_vap_saturation(T, rho), allow_negative);
+  }
+  /// The same with q_v*(T, rho) = q_vs already at hand.
+  KOKKOS_INLINE_FUNCTION PhasePartition partition_at(Real T, Real q_t, Real q_vs, bool allow_negative) const {
     Real q_c = q_t - q_vs;
     if (!allow_negative && !(q_c > 0)) q_c = 0;
     const Real lambda = liquid_fraction(T);
@@ -162,15 +165,17 @@ struct MoistThermodynamics {
     PhasePartition vapour;
     vapour.tot = q_t;
     const Real T1 = temperature(e_int, vapour);
-    if (!(q_t > q_vap_saturation(T1, rho))) return {T1, vapour};
+    // q_v* at the current T: one evaluation per Newton step, reused by the next step
+    // (and, after the last, by the result).
+    Real q_vs = q_vap_saturation(T1, rho);
+    if (!(q_t > q_vs)) return {T1, vapour};
     const Real cv_v = water.cp_v - water.R_v, ev0 = e_int_v0(), ei0 = e_int_i0();
     Real T = T1;
     const int iterations = adjustment_iterations();
     for (int it = 0; it < iterations; ++it) {
       const Real lambda = liquid_fraction(T), dlambda = liquid_fraction_slope(T);
-      const Real q_vs = q_vap_saturation(T, rho);
       const Real q_c = q_t - q_vs;
-      const PhasePartition q{q_t, lambda * q_c, (1 - lambda) * q_c};
+      const PhasePartition q = partition_at(T, q_t, q_vs, true);
       const Real f = internal_energy(T, q) - e_int;
       // d q_v* / dT = q_v* (L / (R_v T^2) - 1 / T + lambda' d ln p_v* / d lambda), L at
       // the liquid fraction (the last term only in the freezing range).
@@ -187,9 +192,10 @@ struct MoistThermodynamics {
       const Real df = cv(q) + (T - water.T_0) * dcv + ev0 * dqv - ei0 * dqi;
       const Real step = f / df;
       T -= step;
+      q_vs = q_vap_saturation(T, rho);
       if (math::abs(step) < adjustment_tolerance) break;
     }
-    return {T, equilibrium_partition(T, rho, q_t)};
+    return {T, partition_at(T, q_t, q_vs, false)};
   }
 
   // Potential temperatures. Pi is the dry Exner function (p / p_0)^(R_d / c_pd), as in
