@@ -379,6 +379,18 @@ struct DryAir {
     return w.rho * nu * (g.du[i][j] + g.du[j][i] - (i == j ? Real(2) / 3 * divergence : Real(0)));
   }
 
+  /// The stresses tau_id (i = 0, 1, 2) into m[0..2], and returns their work u_i tau_id
+  /// (every equation set's momentum and energy share of the viscous flux).
+  KOKKOS_INLINE_FUNCTION static Real stress_and_work(const Prim& w, const Gradients& g, Real nu, int d, Real* m) {
+    Real work = 0;
+    for (int i = 0; i < 3; ++i) {
+      const Real t = stress(w, g, nu, i, d);
+      m[i] = t;
+      work += w.u[i] * t;
+    }
+    return work;
+  }
+
   /// Viscous flux along direction d,
   ///   F_v,d = (0, tau_1d, tau_2d, tau_3d, u_j tau_jd + rho c_p kappa dT/dx_d,
   ///            rho D dc_k/dx_d),
@@ -392,12 +404,7 @@ struct DryAir {
                                            bool theta_diffusion, Real exner_p) const {
     Cons f;
     f[i_rho] = 0;
-    Real work = 0;
-    for (int i = 0; i < 3; ++i) {
-      const Real t = stress(w, g, nu, i, d);
-      f[i_rhou + i] = t;
-      work += w.u[i] * t;
-    }
+    const Real work = stress_and_work(w, g, nu, d, &f[i_rhou]);
     const Real heat_gradient = theta_diffusion ? exner_p * g.dtheta[d] : g.dT[d];
     f[i_rhoe] = work + w.rho * gas.cp_d * kappa * heat_gradient;
     if constexpr (K > 0)

@@ -230,9 +230,6 @@ struct MoistAir {
       for (int k = 0; k < K; ++k) g[g_tracer + k] = w.c[k];
     return g;
   }
-  KOKKOS_INLINE_FUNCTION static Real stress(const Prim& w, const Gradients& g, Real nu, int i, int j) {
-    return DryAir<0>::stress(w, g, nu, i, j);
-  }
   /// h_v - h_d at T: the enthalpy diffusing water carries relative to dry air.
   KOKKOS_INLINE_FUNCTION Real water_enthalpy_excess(Real T) const {
     const Real cv_v = thermo.water.cp_v - thermo.water.R_v;
@@ -244,12 +241,7 @@ struct MoistAir {
                                            bool theta_diffusion, Real exner_p) const {
     Cons f;
     f[i_rho] = 0;
-    Real work = 0;
-    for (int i = 0; i < 3; ++i) {
-      const Real t = stress(w, g, nu, i, d);
-      f[i_rhou + i] = t;
-      work += w.u[i] * t;
-    }
+    const Real work = DryAir<0>::stress_and_work(w, g, nu, d, &f[i_rhou]);
     const Real heat_gradient = theta_diffusion ? exner_p * g.dtheta[d] : g.dT[d];
     const Real water = w.rho * kappa * g.dc[0][d];
     f[i_rhoe] = work + w.rho * thermo.cp(w.partition()) * kappa * heat_gradient + water_enthalpy_excess(w.T) * water;
