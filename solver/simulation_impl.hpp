@@ -1,6 +1,8 @@
 #pragma once
 // Definition of run_dg<N>; included only by the solver/simulation_order*.cpp files.
 #include <array>
+#include <memory>
+#include <utility>
 #include <climits>
 #include <cmath>
 #include <cstdio>
@@ -131,9 +133,9 @@ void summarize_solution(io::RunSummary& s, const physics::VariableInfo& info, co
 
 }  // namespace detail
 
-/// run_dg<N> with the equation set Eq.
+/// run_dg<N> with the equation set Eq and the case made from the config.
 template <int N, class Eq>
-void run_equations(const RunContext& ctx) {
+void run_equations(const RunContext& ctx, std::unique_ptr<Case> the_case) {
   using L = dg::Layout<N>;
   const Config& config = ctx.config;
   const MPI_Comm comm = ctx.comm;
@@ -145,7 +147,6 @@ void run_equations(const RunContext& ctx) {
   // Setup: basis, geometry, case, operator, integrator.
   const auto basis = dg::Basis<N>::make();
   const dg::Geometry geometry = dg::make_geometry<N>(mesh, basis);
-  const std::unique_ptr<Case> the_case = ctx.case_info.make(config);
   const Real gravity = the_case->gravity();
   constexpr int nc = Eq::nconserved;
   const physics::VariableInfo info = Eq::describe(config.physics.tracers);
@@ -347,25 +348,27 @@ void run_equations(const RunContext& ctx) {
 /// many passive tracers as physics.tracers names (one instantiation per count up to
 /// SQUALL_MAX_TRACERS; the config reader refuses more).
 template <int N, int K = 0>
-void run_with_tracers(const RunContext& ctx, int tracers) {
+void run_with_tracers(const RunContext& ctx, std::unique_ptr<Case> the_case, int tracers) {
   if constexpr (K < SQUALL_MAX_TRACERS) {
-    if (tracers > K) return run_with_tracers<N, K + 1>(ctx, tracers);
+    if (tracers > K) return run_with_tracers<N, K + 1>(ctx, std::move(the_case), tracers);
   }
   if (tracers != K) throw InputError("this build carries at most " + std::to_string(K) + " tracers");
-  run_equations<N, physics::DryAir<K>>(ctx);
+  run_equations<N, physics::DryAir<K>>(ctx, std::move(the_case));
 }
 
+/// The time loop at order N: moist air for a moist case, else dry air with the tracers.
 template <int N>
 void run_dg(const RunContext& ctx) {
   const int tracers = static_cast<int>(ctx.config.physics.tracers.size());
-  if (ctx.case_info.make(ctx.config)->moist()) {
+  std::unique_ptr<Case> the_case = ctx.case_info.make(ctx.config);
+  if (the_case->moist()) {
     // Moist air: without tracers for now (one more instantiation per order and count).
     if (tracers > 0)
       throw InputError(ctx.config.source + ": physics.tracers: the moist case '" + ctx.case_info.name +
                        "' carries no passive tracers yet; remove physics.tracers");
-    return run_equations<N, physics::MoistAir<0>>(ctx);
+    return run_equations<N, physics::MoistAir<0>>(ctx, std::move(the_case));
   }
-  run_with_tracers<N>(ctx, tracers);
+  run_with_tracers<N>(ctx, std::move(the_case), tracers);
 }
 
 }  // namespace squall
