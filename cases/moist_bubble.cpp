@@ -73,19 +73,22 @@ class MoistNeutralSounding {
       : t_(t), theta_e_(theta_e), r_t_(r_t), g_(g) {
     const int levels = static_cast<int>(std::ceil(height / dz_)) + 2;
     p_.resize(levels);
+    dpdz_.resize(levels);
     p_[0] = p_surface;
     for (int k = 1; k < levels; ++k) {  // RK4 on dp/dz = -rho(p) g
       const Real p = p_[k - 1];
-      const Real k1 = slope(p), k2 = slope(p + dz_ / 2 * k1), k3 = slope(p + dz_ / 2 * k2), k4 = slope(p + dz_ * k3);
+      const Real k1 = dpdz_[k - 1] = slope(p);
+      const Real k2 = slope(p + dz_ / 2 * k1), k3 = slope(p + dz_ / 2 * k2), k4 = slope(p + dz_ * k3);
       p_[k] = p + dz_ / 6 * (k1 + 2 * k2 + 2 * k3 + k4);
     }
+    dpdz_[levels - 1] = slope(p_[levels - 1]);
   }
   Real q_t() const { return r_t_ / (1 + r_t_); }
   /// Pressure at height z above ground (cubic Hermite between levels, with dp/dz).
   Real pressure(Real z) const {
     const Real s = std::clamp(z / dz_, Real(0), Real(p_.size() - 2));
     const int k = std::min(static_cast<int>(s), static_cast<int>(p_.size()) - 2);
-    const Real u = s - k, p0 = p_[k], p1 = p_[k + 1], m0 = dz_ * slope(p0), m1 = dz_ * slope(p1);
+    const Real u = s - k, p0 = p_[k], p1 = p_[k + 1], m0 = dz_ * dpdz_[k], m1 = dz_ * dpdz_[k + 1];
     const Real h00 = (1 + 2 * u) * (1 - u) * (1 - u), h10 = u * (1 - u) * (1 - u), h01 = u * u * (3 - 2 * u),
                h11 = u * u * (u - 1);
     return h00 * p0 + h10 * m0 + h01 * p1 + h11 * m1;
@@ -135,7 +138,8 @@ class MoistNeutralSounding {
   physics::MoistThermodynamics t_;
   Real theta_e_, r_t_, g_;
   static constexpr Real dz_ = 1.0;
-  std::vector<Real> p_;  ///< p at z = k dz_
+  std::vector<Real> p_;     ///< p at z = k dz_
+  std::vector<Real> dpdz_;  ///< dp/dz there
 };
 
 /// theta_rho - theta_rho_bar (theta' of dry air) of a state with pressure p and density
@@ -145,12 +149,16 @@ Real theta_rho_prime(const physics::GasParameters& gas, Real p, Real rho, Real p
   return theta_rho(p, rho) - theta_rho(p_ref, rho_ref);
 }
 
-/// The diagnostics of both bubbles from each node's pressure (pressure(e, n)) and the
-/// host solution (collective).
-template <class Pressure, class LiquidWater>
+/// Pressure and liquid water of a node.
+struct NodeThermo {
+  Real p, q_l;
+};
+
+/// The diagnostics of both bubbles from each node's pressure and liquid water
+/// (thermo(e, n)) and the host solution (collective).
+template <class Thermo>
 std::vector<CaseDiagnostic> bubble_diagnostics(const physics::GasParameters& gas, const HostSolution& s, Real z_ground,
-                                               const Pressure& pressure, const LiquidWater& liquid, bool moist,
-                                               MPI_Comm comm) {
+                                               const Thermo& thermo, bool moist, MPI_Comm comm) {
   struct {
     double value;
     int rank;
@@ -160,14 +168,15 @@ std::vector<CaseDiagnostic> bubble_diagnostics(const physics::GasParameters& gas
   for (size_t e = 0; e < s.q.extent(0); ++e)
     for (size_t n = 0; n < s.q.extent(2); ++n) {
       const Real rho = s.q(e, dg::Equations::i_rho, n);
-      const Real prime = theta_rho_prime(gas, pressure(e, n), rho, s.aux(e, dg::Equations::a_p_ref, n),
+      const NodeThermo node = thermo(e, n);
+      const Real prime = theta_rho_prime(gas, node.p, rho, s.aux(e, dg::Equations::a_p_ref, n),
                                          s.aux(e, dg::Equations::a_rho_ref, n));
       const double z = s.x(e, 2, n) - z_ground;
       if (prime > local.value) local.value = prime, z_of_max = z;
       if (prime >= top_threshold) top = std::max(top, z);
       const double w = s.q(e, dg::Equations::i_rhow, n) / rho;
       w_max = std::max(w_max, w), w_min = std::min(w_min, w);
-      if (moist) ql_max = std::max(ql_max, liquid(e, n));
+      ql_max = std::max(ql_max, static_cast<double>(node.q_l));
     }
   MPI_Allreduce(&local, &global, 1, MPI_DOUBLE_INT, MPI_MAXLOC, comm);
   MPI_Bcast(&z_of_max, 1, MPI_DOUBLE, global.rank, comm);  // on ties the lowest rank's point
@@ -194,8 +203,10 @@ class DryBubble : public RisingBubble {
   }
   std::vector<CaseDiagnostic> diagnostics(const HostSolution& s, MPI_Comm comm) const override {
     const dg::Equations eq = equations();
-    const auto pressure = [&](size_t e, size_t n) { return eq.primitive(s.state(e, n), s.aux(e, dg::Equations::a_phi, n)).p; };
-    return bubble_diagnostics(eq.gas, s, bubble_.z_ground, pressure, [](size_t, size_t) { return 0.0; }, false, comm);
+    const auto thermo = [&](size_t e, size_t n) {
+      return NodeThermo{eq.primitive(s.state(e, n), s.aux(e, dg::Equations::a_phi, n)).p, 0};
+    };
+    return bubble_diagnostics(eq.gas, s, bubble_.z_ground, thermo, false, comm);
   }
 };
 
@@ -241,14 +252,13 @@ class MoistBubble : public Case {
 
   std::vector<CaseDiagnostic> diagnostics(const HostSolution& s, MPI_Comm comm) const override {
     const Moist eq = Moist::make(equations().gas, water());
-    const auto prim = [&](size_t e, size_t n) {
+    const auto thermo = [&](size_t e, size_t n) {
       Moist::Cons c;
       for (int v = 0; v < Moist::nvar; ++v) c[v] = s.q(e, v, n);
-      return eq.primitive(c, s.aux(e, Moist::a_phi, n));
+      const physics::MoistPrim w = eq.primitive(c, s.aux(e, Moist::a_phi, n));
+      return NodeThermo{w.p, w.q_l};
     };
-    return bubble_diagnostics(
-        eq.gas, s, z_ground_, [&](size_t e, size_t n) { return prim(e, n).p; },
-        [&](size_t e, size_t n) { return prim(e, n).q_l; }, true, comm);
+    return bubble_diagnostics(eq.gas, s, z_ground_, thermo, true, comm);
   }
 
  private:
