@@ -22,13 +22,13 @@ import argparse
 import csv
 import json
 import os
-import subprocess
 import sys
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.dirname(HERE)
 sys.path.insert(0, HERE)
-from scaling import UsageError, ensure_matplotlib, launcher_command  # noqa: E402
+from scaling import UsageError, ensure_matplotlib  # noqa: E402
+from validation_runs import add_run_arguments, run_case, total_wall_seconds  # noqa: E402
 
 REFERENCE_FRONT_M = 15540.0   # Straka et al. (1993): converged front position at 900 s
 REFERENCE_THETA_MIN = -9.77   # and minimum theta' [K]
@@ -38,21 +38,7 @@ DOMAIN_X, DOMAIN_Z = 25600.0, 6400.0
 def main(argv):
     p = argparse.ArgumentParser(description=__doc__.split("\n\n")[0], epilog=__doc__,
                                 formatter_class=argparse.RawDescriptionHelpFormatter)
-    p.add_argument("--resolutions", default="200,100,50", help="effective resolutions in m (default 200,100,50)")
-    p.add_argument("--order", type=int, default=4)
-    p.add_argument("--ranks", type=int, default=1)
-    p.add_argument("--launcher", default="mpirun")
-    p.add_argument("--launcher-args")
-    p.add_argument("--mpirun", default="mpirun")
-    p.add_argument("--end-time", type=float, default=900.0)
-    p.add_argument("--squall", default=os.path.join(ROOT, "build", "squall"))
-    p.add_argument("--out", default="validation/density_current")
-    p.add_argument("--checkpoint-interval", type=float, default=30.0,
-                   help="simulated seconds between checkpoints (default 30)")
-    p.add_argument("--resume", action="store_true",
-                   help="continue each run from the newest checkpoint in its run directory")
-    p.add_argument("--set", action="append", default=[], metavar="KEY=VALUE",
-                   help="further config settings passed on to every run (repeatable; e.g. time.max_steps=1000)")
+    add_run_arguments(p, "200,100,50", 4, 900.0, "validation/density_current", 30.0)
     args = p.parse_args(argv)
     try:
         ensure_matplotlib()
@@ -66,35 +52,9 @@ def main(argv):
         size = res * args.order
         nx, nz = round(DOMAIN_X / size), round(DOMAIN_Z / size)
         out = os.path.join(args.out, f"run_{res:g}m")
-        cmd = launcher_command(args, args.ranks) if args.ranks > 1 else []
-        cmd += [args.squall, "run", os.path.join(ROOT, "cases", "density_current.toml"), "--output", out,
-                "--set", f"mesh.elements=[{nx},1,{nz}]", "--set", f"dg.order={args.order}",
-                "--set", f"time.end_time={args.end_time}", "--set", f"output.interval={args.end_time}",
-                "--set", f"output.checkpoint_interval={args.checkpoint_interval}"]
-        for setting in args.set:
-            cmd += ["--set", setting]
-        state = resume_state(out, args.end_time)
-        if not args.resume and state != "new":
-            print(f"validate_density_current.py: error: {out} holds checkpoints of an earlier run: "
-                  "continue it with --resume, or remove that directory", file=sys.stderr)
-            return 2
-        print(f"[validate] {res:g} m: {nx} x {nz} elements, N = {args.order} ({state})", flush=True)
-        if state == "continued":
-            cmd += ["--restart", "latest"]
-        if state != "done":
-            status = subprocess.run(cmd).returncode
-            record_segment(out)
-            if status != 0:
-                print(f"validate_density_current.py: error: the {res:g} m run failed (status {status}); "
-                      f"a run that was stopped continues from the newest checkpoint in {out} with --resume",
-                      file=sys.stderr)
-                return 1
-        with open(os.path.join(out, "summary.json")) as f:
-            s = json.load(f)
-        if s["final_time"] < args.end_time:  # stopped by a signal, after writing a checkpoint
-            print(f"validate_density_current.py: the {res:g} m run stopped at t = {s['final_time']:g} s; "
-                  f"continue it with the same command and --resume", file=sys.stderr)
-            return 3
+        status, s = run_case(args, "validate_density_current.py", f"{res:g} m", "density_current", nx, nz, out)
+        if status != 0:
+            return status
         d = s["case_diagnostics"]
         front = d["front_position"] if d["front_position"] is not None else float("nan")  # null: no front yet
         rows.append({"resolution_m": res, "elements": f"{nx}x1x{nz}", "order": args.order,
@@ -119,53 +79,6 @@ def main(argv):
         f.write("\n".join(lines) + "\n")
     print("\n".join(lines))
     return 0
-
-
-def record_segment(run_dir):
-    """Adds the piece of the run that just ended (summary.json: its last step, time and
-    wall time) to run_dir/segments.json, so that a run continued with --resume reports the
-    wall time of all its pieces."""
-    try:
-        with open(os.path.join(run_dir, "summary.json")) as f:
-            s = json.load(f)
-    except (OSError, ValueError):
-        return  # the run failed before writing a summary
-    segments = load_segments(run_dir)
-    segment = {"final_step": s["steps"], "final_time": s["final_time"], "wall_seconds": s["wall_seconds"],
-               "ranks": s["ranks"], "restarted_from": s.get("restarted_from")}
-    segments = [g for g in segments if g["final_step"] != segment["final_step"]] + [segment]
-    with open(os.path.join(run_dir, "segments.json"), "w") as f:
-        json.dump(segments, f, indent=1)
-
-
-def load_segments(run_dir):
-    try:
-        with open(os.path.join(run_dir, "segments.json")) as f:
-            return json.load(f)
-    except (OSError, ValueError):
-        return []
-
-
-def total_wall_seconds(run_dir, summary):
-    """Time-loop wall time of the whole run: the sum over its recorded pieces (a run from
-    before segments.json was kept counts its last piece only)."""
-    segments = load_segments(run_dir)
-    return sum(g["wall_seconds"] for g in segments) if segments else summary["wall_seconds"]
-
-
-def resume_state(run_dir, end_time):
-    """'done' if the run in run_dir reached end_time, 'continued' if it has a checkpoint
-    to continue from, else 'new'."""
-    import glob
-    if not glob.glob(os.path.join(run_dir, "checkpoint_*.h5")):
-        return "new"
-    try:
-        with open(os.path.join(run_dir, "summary.json")) as f:
-            if json.load(f)["final_time"] >= end_time:
-                return "done"
-    except (OSError, ValueError, KeyError):
-        pass
-    return "continued"
 
 
 def plot_theta(run_dir, res, out):

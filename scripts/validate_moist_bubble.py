@@ -28,17 +28,14 @@ failed, 2 on bad arguments.
 import argparse
 import csv
 import glob
-import json
-import math
 import os
-import subprocess
 import sys
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.dirname(HERE)
 sys.path.insert(0, HERE)
-from scaling import UsageError, ensure_matplotlib, launcher_command  # noqa: E402
-from validate_density_current import record_segment, resume_state, total_wall_seconds  # noqa: E402
+from scaling import UsageError, ensure_matplotlib  # noqa: E402
+from validation_runs import add_run_arguments, run_case, total_wall_seconds  # noqa: E402
 
 DOMAIN_X, DOMAIN_Z = 20000.0, 10000.0
 CASES = ("dry_bubble", "moist_bubble")
@@ -47,21 +44,7 @@ CASES = ("dry_bubble", "moist_bubble")
 def main(argv):
     p = argparse.ArgumentParser(description=__doc__.split("\n\n")[0], epilog=__doc__,
                                 formatter_class=argparse.RawDescriptionHelpFormatter)
-    p.add_argument("--resolutions", default="200,100", help="effective resolutions in m (default 200,100)")
-    p.add_argument("--order", type=int, default=5)
-    p.add_argument("--ranks", type=int, default=1)
-    p.add_argument("--launcher", default="mpirun")
-    p.add_argument("--launcher-args")
-    p.add_argument("--mpirun", default="mpirun")
-    p.add_argument("--end-time", type=float, default=1000.0)
-    p.add_argument("--squall", default=os.path.join(ROOT, "build", "squall"))
-    p.add_argument("--out", default="validation/moist_bubble")
-    p.add_argument("--checkpoint-interval", type=float, default=100.0,
-                   help="simulated seconds between checkpoints (default 100)")
-    p.add_argument("--resume", action="store_true",
-                   help="continue each run from the newest checkpoint in its run directory")
-    p.add_argument("--set", action="append", default=[], metavar="KEY=VALUE",
-                   help="further config settings passed on to every run (repeatable)")
+    add_run_arguments(p, "200,100", 5, 1000.0, "validation/moist_bubble", 100.0)
     args = p.parse_args(argv)
     try:
         ensure_matplotlib()
@@ -77,11 +60,10 @@ def main(argv):
         summaries = {}
         for case in CASES:
             out = os.path.join(args.out, f"{case}_{res:g}m")
-            status = run(args, case, res, nx, nz, out)
+            status, summaries[case] = run_case(args, "validate_moist_bubble.py", f"{case}, {res:g} m", case, nx, nz,
+                                               out)
             if status != 0:
                 return status
-            with open(os.path.join(out, "summary.json")) as f:
-                summaries[case] = json.load(f)
             fields[(case, res)] = perturbation_field(out, case)
         dry, moist = fields[("dry_bubble", res)], fields[("moist_bubble", res)]
         diff = moist[2] - dry[2]
@@ -133,38 +115,6 @@ def main(argv):
     with open(os.path.join(args.out, "results.md"), "w") as f:
         f.write("\n".join(lines) + "\n")
     print("\n".join(lines))
-    return 0
-
-
-def run(args, case, res, nx, nz, out):
-    cmd = launcher_command(args, args.ranks) if args.ranks > 1 else []
-    cmd += [args.squall, "run", os.path.join(ROOT, "cases", f"{case}.toml"), "--output", out,
-            "--set", f"mesh.elements=[{nx},1,{nz}]", "--set", f"dg.order={args.order}",
-            "--set", f"time.end_time={args.end_time}", "--set", f"output.interval={args.end_time}",
-            "--set", f"output.checkpoint_interval={args.checkpoint_interval}"]
-    for setting in args.set:
-        cmd += ["--set", setting]
-    state = resume_state(out, args.end_time)
-    if not args.resume and state != "new":
-        print(f"validate_moist_bubble.py: error: {out} holds checkpoints of an earlier run: "
-              "continue it with --resume, or remove that directory", file=sys.stderr)
-        return 2
-    print(f"[validate] {case}, {res:g} m: {nx} x {nz} elements, N = {args.order} ({state})", flush=True)
-    if state == "continued":
-        cmd += ["--restart", "latest"]
-    if state != "done":
-        status = subprocess.run(cmd).returncode
-        record_segment(out)
-        if status != 0:
-            print(f"validate_moist_bubble.py: error: the {case} run at {res:g} m failed (status {status}); "
-                  f"a run that was stopped continues from the newest checkpoint in {out} with --resume",
-                  file=sys.stderr)
-            return 1
-    with open(os.path.join(out, "summary.json")) as f:
-        if json.load(f)["final_time"] < args.end_time:
-            print(f"validate_moist_bubble.py: the {case} run at {res:g} m stopped early; continue it with --resume",
-                  file=sys.stderr)
-            return 3
     return 0
 
 

@@ -1,0 +1,117 @@
+"""What the validation scripts share: their common arguments, and one resumable run of a
+case at one resolution (checkpoints every --checkpoint-interval, --resume continues from
+the newest one, the wall time summed over the pieces of a run in segments.json).
+
+Exit statuses of a run: 0 reached --end-time, 1 failed, 2 bad arguments (an earlier
+run's checkpoints without --resume), 3 stopped by a signal (continue with --resume).
+"""
+import glob
+import json
+import os
+import subprocess
+import sys
+
+from scaling import launcher_command
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+ROOT = os.path.dirname(HERE)
+
+
+def add_run_arguments(p, resolutions, order, end_time, out, checkpoint_interval):
+    """The arguments every validation script takes, with its own defaults."""
+    p.add_argument("--resolutions", default=resolutions, help=f"effective resolutions in m (default {resolutions})")
+    p.add_argument("--order", type=int, default=order)
+    p.add_argument("--ranks", type=int, default=1)
+    p.add_argument("--launcher", default="mpirun")
+    p.add_argument("--launcher-args")
+    p.add_argument("--mpirun", default="mpirun")
+    p.add_argument("--end-time", type=float, default=end_time)
+    p.add_argument("--squall", default=os.path.join(ROOT, "build", "squall"))
+    p.add_argument("--out", default=out)
+    p.add_argument("--checkpoint-interval", type=float, default=checkpoint_interval,
+                   help=f"simulated seconds between checkpoints (default {checkpoint_interval:g})")
+    p.add_argument("--resume", action="store_true",
+                   help="continue each run from the newest checkpoint in its run directory")
+    p.add_argument("--set", action="append", default=[], metavar="KEY=VALUE",
+                   help="further config settings passed on to every run (repeatable; e.g. time.max_steps=1000)")
+
+
+def run_case(args, prog, label, case, nx, nz, out):
+    """Runs cases/<case>.toml on nx x 1 x nz elements into out (or continues it with
+    --resume) to --end-time; returns (status, summary), status as in the module's text
+    and summary the run's summary.json (None unless status is 0)."""
+    cmd = launcher_command(args, args.ranks) if args.ranks > 1 else []
+    cmd += [args.squall, "run", os.path.join(ROOT, "cases", f"{case}.toml"), "--output", out,
+            "--set", f"mesh.elements=[{nx},1,{nz}]", "--set", f"dg.order={args.order}",
+            "--set", f"time.end_time={args.end_time}", "--set", f"output.interval={args.end_time}",
+            "--set", f"output.checkpoint_interval={args.checkpoint_interval}"]
+    for setting in args.set:
+        cmd += ["--set", setting]
+    state = resume_state(out, args.end_time)
+    if not args.resume and state != "new":
+        print(f"{prog}: error: {out} holds checkpoints of an earlier run: "
+              "continue it with --resume, or remove that directory", file=sys.stderr)
+        return 2, None
+    print(f"[validate] {label}: {nx} x {nz} elements, N = {args.order} ({state})", flush=True)
+    if state == "continued":
+        cmd += ["--restart", "latest"]
+    if state != "done":
+        status = subprocess.run(cmd).returncode
+        record_segment(out)
+        if status != 0:
+            print(f"{prog}: error: the {label} run failed (status {status}); "
+                  f"a run that was stopped continues from the newest checkpoint in {out} with --resume", file=sys.stderr)
+            return 1, None
+    with open(os.path.join(out, "summary.json")) as f:
+        s = json.load(f)
+    if s["final_time"] < args.end_time:  # stopped by a signal, after writing a checkpoint
+        print(f"{prog}: the {label} run stopped at t = {s['final_time']:g} s; "
+              f"continue it with the same command and --resume", file=sys.stderr)
+        return 3, None
+    return 0, s
+
+
+def record_segment(run_dir):
+    """Adds the piece of the run that just ended (summary.json: its last step, time and
+    wall time) to run_dir/segments.json, so that a run continued with --resume reports the
+    wall time of all its pieces."""
+    try:
+        with open(os.path.join(run_dir, "summary.json")) as f:
+            s = json.load(f)
+    except (OSError, ValueError):
+        return  # the run failed before writing a summary
+    segments = load_segments(run_dir)
+    segment = {"final_step": s["steps"], "final_time": s["final_time"], "wall_seconds": s["wall_seconds"],
+               "ranks": s["ranks"], "restarted_from": s.get("restarted_from")}
+    segments = [g for g in segments if g["final_step"] != segment["final_step"]] + [segment]
+    with open(os.path.join(run_dir, "segments.json"), "w") as f:
+        json.dump(segments, f, indent=1)
+
+
+def load_segments(run_dir):
+    try:
+        with open(os.path.join(run_dir, "segments.json")) as f:
+            return json.load(f)
+    except (OSError, ValueError):
+        return []
+
+
+def total_wall_seconds(run_dir, summary):
+    """Time-loop wall time of the whole run: the sum over its recorded pieces (a run from
+    before segments.json was kept counts its last piece only)."""
+    segments = load_segments(run_dir)
+    return sum(g["wall_seconds"] for g in segments) if segments else summary["wall_seconds"]
+
+
+def resume_state(run_dir, end_time):
+    """'done' if the run in run_dir reached end_time, 'continued' if it has a checkpoint
+    to continue from, else 'new'."""
+    if not glob.glob(os.path.join(run_dir, "checkpoint_*.h5")):
+        return "new"
+    try:
+        with open(os.path.join(run_dir, "summary.json")) as f:
+            if json.load(f)["final_time"] >= end_time:
+                return "done"
+    except (OSError, ValueError, KeyError):
+        pass
+    return "continued"
