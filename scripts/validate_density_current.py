@@ -20,7 +20,6 @@ over the pieces of a run (run_<res>m/segments.json).
 """
 import argparse
 import csv
-import json
 import os
 import sys
 

@@ -20,7 +20,7 @@ consistent thermodynamics, which conserves mass and energy, gives a moist bubble
 "exhibits many of the properties found in its dry counterpart" (abstract; their Figs. 1
 and 3 at 100 m). The comparison here states it as numbers. Runs take a checkpoint every
 --checkpoint-interval simulated seconds and continue with --resume after a stop (the
-conventions of scripts/validate_density_current.py). Plots need python3-matplotlib and
+conventions of scripts/validation_runs.py). Plots need python3-matplotlib and
 python3-xarray (Debian, /usr/bin/python3; the script re-runs itself there). Exit status:
 0 when every run reached --end-time, 3 when one was stopped by a signal, 1 when one
 failed, 2 on bad arguments.

@@ -11,6 +11,7 @@
 #include "core/error.hpp"
 #include "core/log.hpp"
 #include "core/parallel_env.hpp"
+#include "solver/time_integrator.hpp"
 #include "core/timers.hpp"
 #include "core/types.hpp"
 #include "core/version.hpp"
@@ -38,13 +39,6 @@ void make_output_dir(const std::string& dir, MPI_Comm comm) {
 
 void check_config_for_ranks(const Config& config, int ranks) {
   mesh::CartesianPartition::choose(config.mesh.elements, ranks);
-}
-
-int integrator_stages(const std::string& integrator) {
-  if (integrator == "lsrk54") return 5;
-  if (integrator == "lsrk144") return 14;
-  if (integrator == "ssprk33") return 3;
-  throw InputError("unknown time integrator '" + integrator + "'");
 }
 
 void run_simulation(const Config& config, const CaseInfo& case_info, const std::string& output_dir,
@@ -87,7 +81,7 @@ void run_simulation(const Config& config, const CaseInfo& case_info, const std::
   s.polynomial_order = n;
   s.elements = e;
   s.dof = dof;
-  s.rk_stages = integrator_stages(config.time.integrator);
+  s.rk_stages = TimeIntegrator::stages_of(config.time.integrator);
   s.face_counts = {global_faces[0], global_faces[1], global_faces[2] / 2};
 
   std::string restart_path = restart;

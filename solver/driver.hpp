@@ -14,9 +14,6 @@ namespace squall {
 /// Checks what can only be checked with the rank count (the mesh splits over the ranks).
 void check_config_for_ranks(const Config& config, int ranks);
 
-/// Number of stages of the configured time integrator.
-int integrator_stages(const std::string& integrator);
-
 /// Runs `config` for `case_info`, writing into `output_dir`; with `restart` (a
 /// checkpoint path, or "latest" for the newest in output_dir) continues from it.
 /// Returns when summary.json is written.

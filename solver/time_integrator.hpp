@@ -29,6 +29,8 @@ class TimeIntegrator {
   TimeIntegrator(const std::string& name, std::size_t size);
 
   int stages() const { return stages_; }
+  /// The number of stages of the scheme `name` (InputError for an unknown one).
+  static int stages_of(const std::string& name);
   const std::string& name() const { return name_; }
 
   /// Advances q from t to t + dt in place.
@@ -143,16 +145,15 @@ class TimeIntegrator {
   FlatView register_;  ///< LSRK: the 2N-storage register; SSP: the state at t
 };
 
-inline TimeIntegrator::TimeIntegrator(const std::string& name, std::size_t size) : name_(name) {
-  if (name == "lsrk54") {
-    lsrk_ = true, stages_ = 5;
-  } else if (name == "lsrk144") {
-    lsrk_ = true, stages_ = 14;
-  } else if (name == "ssprk33") {
-    lsrk_ = false, stages_ = 3;
-  } else {
-    throw InputError("unknown time integrator '" + name + "'; expected lsrk54, lsrk144 or ssprk33");
-  }
+inline int TimeIntegrator::stages_of(const std::string& name) {
+  if (name == "lsrk54") return 5;
+  if (name == "lsrk144") return 14;
+  if (name == "ssprk33") return 3;
+  throw InputError("unknown time integrator '" + name + "'; expected lsrk54, lsrk144 or ssprk33");
+}
+
+inline TimeIntegrator::TimeIntegrator(const std::string& name, std::size_t size)
+    : name_(name), lsrk_(name != "ssprk33"), stages_(stages_of(name)) {
   k_ = FlatView("rk::k", size);
   register_ = FlatView("rk::register", size);
 }
