@@ -20,8 +20,8 @@
 ///    new temperature), as the paper does. The constants are Squall's (GasParameters,
 ///    WaterParameters), not the paper's (c_pd = 1005.7, c_pv = 1870, c_l = 4190 in CM1);
 ///    dry and moist runs use the same dry constants, which is what the comparison needs.
-/// The hydrostatic background is integrated on the host (RK4 in z, 1 m steps, cubic
-/// Hermite interpolation between them), and the state of every node that the bubble
+/// The hydrostatic background is integrated on the host (cases/sounding.hpp: RK4 in z,
+/// 1 m steps, cubic Hermite interpolation between them), and the state of every node that the bubble
 /// does not touch is its own reference state, so the rest of the atmosphere is an exact
 /// discrete equilibrium.
 /// Diagnostics (both): the maximum of theta_rho' = theta_rho - theta_rho_bar (theta' for
@@ -33,6 +33,7 @@
 #include <vector>
 
 #include "cases/rising_bubble.hpp"
+#include "cases/sounding.hpp"
 #include "core/error.hpp"
 #include "physics/moist_air.hpp"
 
@@ -70,37 +71,20 @@ Real amplitude(const Config& c) {
 class MoistNeutralSounding {
  public:
   MoistNeutralSounding(const physics::MoistThermodynamics& t, Real theta_e, Real r_t, Real p_surface, Real g, Real height)
-      : t_(t), theta_e_(theta_e), r_t_(r_t), g_(g) {
-    const int levels = static_cast<int>(std::ceil(height / dz_)) + 2;
-    p_.resize(levels);
-    dpdz_.resize(levels);
-    p_[0] = p_surface;
-    for (int k = 1; k < levels; ++k) {  // RK4 on dp/dz = -rho(p) g
-      const Real p = p_[k - 1];
-      const Real k1 = dpdz_[k - 1] = slope(p);
-      const Real k2 = slope(p + dz_ / 2 * k1), k3 = slope(p + dz_ / 2 * k2), k4 = slope(p + dz_ * k3);
-      p_[k] = p + dz_ / 6 * (k1 + 2 * k2 + 2 * k3 + k4);
-    }
-    dpdz_[levels - 1] = slope(p_[levels - 1]);
-  }
+      : t_(t),
+        theta_e_(theta_e),
+        r_t_(r_t),
+        pressure_([this](Real, Real p) { return density(temperature(p), p); }, p_surface, g, height) {}
   Real q_t() const { return r_t_ / (1 + r_t_); }
-  /// Pressure at height z above ground (cubic Hermite between levels, with dp/dz).
-  Real pressure(Real z) const {
-    const Real s = std::clamp(z / dz_, Real(0), Real(p_.size() - 2));
-    const int k = std::min(static_cast<int>(s), static_cast<int>(p_.size()) - 2);
-    const Real u = s - k, p0 = p_[k], p1 = p_[k + 1], m0 = dz_ * dpdz_[k], m1 = dz_ * dpdz_[k + 1];
-    const Real h00 = (1 + 2 * u) * (1 - u) * (1 - u), h10 = u * (1 - u) * (1 - u), h01 = u * u * (3 - 2 * u),
-               h11 = u * u * (u - 1);
-    return h00 * p0 + h10 * m0 + h01 * p1 + h11 * m1;
-  }
-  /// The saturated temperature with theta_e = theta_e_ at pressure p (bisection, a fixed
-  /// 64 halvings of [150 K, 400 K]: exact to the last bit or two).
+  /// Pressure at height z above ground.
+  Real pressure(Real z) const { return pressure_.pressure(z); }
+  /// The saturated temperature with theta_e = theta_e_ at pressure p.
   Real temperature(Real p) const {
-    return bisect([&](Real T) { return theta_e(T, p) - theta_e_; });
+    return bisect_temperature([&](Real T) { return theta_e(T, p) - theta_e_; });
   }
   /// The saturated temperature with density potential temperature theta_rho at p.
   Real temperature_with_theta_rho(Real p, Real theta_rho) const {
-    return bisect([&](Real T) { return density_potential_temperature(T, p) - theta_rho; });
+    return bisect_temperature([&](Real T) { return density_potential_temperature(T, p) - theta_rho; });
   }
   /// Saturation vapour mixing ratio r_vs = eps e_s / (p - e_s) over liquid.
   Real r_vs(Real T, Real p) const {
@@ -114,15 +98,6 @@ class MoistNeutralSounding {
   }
 
  private:
-  template <class F>
-  static Real bisect(const F& f) {
-    Real lo = 150, hi = 400;
-    for (int i = 0; i < 64; ++i) {
-      const Real mid = (lo + hi) / 2;
-      (f(mid) > 0 ? hi : lo) = mid;
-    }
-    return (lo + hi) / 2;
-  }
   Real gas_constant(Real T, Real p) const {
     const Real r_v = std::min(r_vs(T, p), r_t_);
     return (t_.dry.R_d + t_.water.R_v * r_v) / (1 + r_t_);  // R_d (1 - q_t) + R_v q_v
@@ -133,13 +108,10 @@ class MoistNeutralSounding {
     const Real cp = t_.dry.cp_d + t_.water.cp_l * r_t_;
     return T * math::pow((p - e) / t_.dry.p_0, -t_.dry.R_d / cp) * math::exp(t_.latent_heat_vapor(T) * r_v / (cp * T));
   }
-  Real slope(Real p) const { return -density(temperature(p), p) * g_; }
 
   physics::MoistThermodynamics t_;
-  Real theta_e_, r_t_, g_;
-  static constexpr Real dz_ = 1.0;
-  std::vector<Real> p_;     ///< p at z = k dz_
-  std::vector<Real> dpdz_;  ///< dp/dz there
+  Real theta_e_, r_t_;
+  HydrostaticSounding pressure_;
 };
 
 /// theta_rho - theta_rho_bar (theta' of dry air) of a state with pressure p and density

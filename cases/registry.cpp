@@ -31,6 +31,13 @@ const std::vector<CaseInfo>& registered_cases() {
          "moist_bubble: theta' of theta_rho = theta_rho_bar (1 + theta' / 300 K) at the bubble's centre "
          "(0: the saturated moist-neutral atmosphere alone, an exact discrete equilibrium)",
          "moist_bubble"}}},
+      {"bomex", "trade-wind shallow cumulus with the full BOMEX forcing (Siebesma et al. 2003)", make_bomex,
+       {{"case", "seed", "1", "an integer in [0, 2147483647]",
+         "bomex: seed of the initial random perturbations (the same field on any rank count)", "bomex"},
+        {"case", "theta_perturbation", "0.1", "a number of K in [0, 2]",
+         "bomex: amplitude of the uniform random theta_l perturbation below 1600 m", "bomex"},
+        {"case", "qt_perturbation", "2.5e-5", "a number of kg/kg in [0, 0.001]",
+         "bomex: amplitude of the uniform random q_t perturbation below 1600 m", "bomex"}}},
   };
   static const bool registered = [] {  // the cases' own config keys, once
     for (const CaseInfo& c : list) io::register_case_keys(c.keys);

@@ -21,5 +21,6 @@ std::unique_ptr<Case> make_shear_wave(const Config& config);
 std::unique_ptr<Case> make_taylor_green(const Config& config);
 std::unique_ptr<Case> make_dry_bubble(const Config& config);
 std::unique_ptr<Case> make_moist_bubble(const Config& config);
+std::unique_ptr<Case> make_bomex(const Config& config);
 
 }  // namespace squall::cases

@@ -54,6 +54,28 @@ struct BoundaryConfig {
   std::array<double, 6> temperature{};  ///< wall temperature [K] of isothermal walls
 };
 
+/// [surface]: the fluxes of surface_flux walls and the coefficients of bulk_aerodynamic
+/// ones (physics/surface_fluxes.hpp); all zero unless a wall is of one of these kinds.
+struct SurfaceConfig {
+  double heat_flux = 0;          ///< w'theta' [K m/s]
+  double water_flux = 0;         ///< w'q_t' [m/s]
+  double friction_velocity = 0;  ///< u* [m/s]
+  double drag_coefficient = 0;   ///< C_d
+  double heat_transfer = 0;      ///< C_h
+  double moisture_transfer = 0;  ///< C_q
+  double temperature = 0;        ///< T_s [K]
+};
+
+/// [forcing]: the large-scale forcing (physics/large_scale_forcing.hpp). A profile is a
+/// list of (height above the bottom [m], value) break points, ascending in height;
+/// empty: off.
+struct ForcingConfig {
+  using Profile = std::vector<std::array<double, 2>>;
+  double coriolis = 0;  ///< f [1/s]
+  Profile geostrophic_u, geostrophic_v, subsidence, theta_tendency, qt_tendency;
+  bool geostrophic_sponge = false;
+};
+
 struct TimeConfig {
   double end_time = 0;
   long max_steps = 0;
@@ -80,6 +102,8 @@ struct Config {
   DgConfig dg;
   PhysicsConfig physics;
   BoundaryConfig boundary;
+  SurfaceConfig surface;
+  ForcingConfig forcing;
   TimeConfig time;
   OutputConfig output;
 };

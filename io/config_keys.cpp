@@ -9,8 +9,8 @@
 namespace squall::io {
 
 const std::vector<std::string>& config_sections() {
-  static const std::vector<std::string> sections{"case", "mesh", "dg", "physics", "boundary", "time",
-                                                 "output"};
+  static const std::vector<std::string> sections{"case", "mesh", "dg", "physics", "boundary", "surface",
+                                                 "forcing", "time", "output"};
   return sections;
 }
 
@@ -49,6 +49,10 @@ std::vector<KeySpec>& case_keys() {
   static std::vector<KeySpec> keys;
   return keys;
 }
+
+/// What a [forcing] profile must be.
+constexpr const char* profile_expected =
+    "a list of at most 16 [height (m), value] pairs of finite numbers, heights strictly ascending";
 
 std::vector<KeySpec> catalogue() {
   // clang-format off
@@ -94,6 +98,33 @@ std::vector<KeySpec> catalogue() {
      "velocity the sponge relaxes to"},
   };
   static const std::vector<KeySpec> after_boundary{
+    {"forcing", "coriolis", "0.0", "a finite number (1/s)",
+     "Coriolis parameter f of an f-plane, with the geostrophic wind of geostrophic_u/v (0: off)"},
+    {"forcing", "geostrophic_u", "[]", profile_expected,
+     "geostrophic wind u_g(z) [m/s], (height above the bottom [m], value) break points"},
+    {"forcing", "geostrophic_v", "[]", profile_expected, "geostrophic wind v_g(z) [m/s], break points"},
+    {"forcing", "subsidence", "[]", profile_expected,
+     "large-scale vertical velocity w_s(z) [m/s] acting as -w_s d/dz on the energy (h_tot) and q_t"},
+    {"forcing", "theta_tendency", "[]", profile_expected,
+     "prescribed tendency of theta_l [K/s] (radiative cooling: negative), applied as enthalpy"},
+    {"forcing", "qt_tendency", "[]", profile_expected,
+     "moist cases: prescribed tendency of q_t [1/s] (large-scale moisture advection)"},
+    {"forcing", "geostrophic_sponge", "false", "true or false",
+     "the sponge of physics.sponge_* relaxes u, v to the geostrophic wind and w to 0"},
+    {"surface", "heat_flux", "0.0", "a finite number (K m/s)",
+     "surface_flux walls: kinematic sensible heat flux w'theta' into the domain"},
+    {"surface", "water_flux", "0.0", "a finite number (m/s)",
+     "surface_flux walls (moist cases): kinematic water flux w'q_t' into the domain"},
+    {"surface", "friction_velocity", "0.0", "a finite number >= 0 (m/s)",
+     "surface_flux walls: drag rho u*^2 along the wind at the wall (0: from drag_coefficient)"},
+    {"surface", "drag_coefficient", "0.0", "a finite number >= 0",
+     "surface_flux and bulk_aerodynamic walls: drag rho C_d |u| u along the wind at the wall"},
+    {"surface", "heat_transfer", "0.0", "a finite number >= 0",
+     "bulk_aerodynamic walls: C_h in w'theta' = C_h |u| (theta_s - theta)"},
+    {"surface", "moisture_transfer", "0.0", "a finite number >= 0",
+     "bulk_aerodynamic walls (moist cases): C_q in w'q_t' = C_q |u| (q_s(T_s, p) - q_t)"},
+    {"surface", "temperature", "0.0", "a finite number > 0 (K) for bulk_aerodynamic walls, else 0",
+     "bulk_aerodynamic walls: surface (sea) temperature T_s"},
     {"time", "end_time", "1000.0", "a finite number >= 0 (seconds)",
      "simulated time at which the run ends [s]"},
     {"time", "max_steps", "0", "an integer >= 0",
@@ -112,7 +143,7 @@ std::vector<KeySpec> catalogue() {
     {"output", "interval", "0.0", "a finite number >= 0 (seconds)",
      "simulated time between field outputs (0: only at the end)"},
     {"output", "profiles_interval", "0.0", "a finite number >= 0 (seconds)",
-     "simulated time between samples of profiles.nc (0: with every field output)"},
+     "simulated time between samples of profiles.nc, each with a diagnostics.csv row (0: with every field output)"},
     {"output", "checkpoint_interval", "0.0", "a finite number >= 0 (seconds)",
      "simulated time between checkpoints (0: none on this schedule); one is always written at the end"},
     {"output", "checkpoint_steps", "0", "an integer >= 0",

@@ -275,11 +275,118 @@ void read_tracers(Values& values, Config& c) {
   c.physics.tracers = names;
 }
 
+/// [surface]: each key must be 0 (unset) unless a wall of `kinds` (the surface_flux and
+/// bulk_aerodynamic walls of [boundary]) uses it; a surface_flux wall takes its drag from
+/// friction_velocity or drag_coefficient, not both; a bulk_aerodynamic wall needs T_s.
+void read_surface(Values& values, Config& c, const std::vector<std::pair<std::string, int>>& kinds) {
+  const auto finite = [](double x) { return std::isfinite(x); };
+  const auto non_negative = [](double x) { return x >= 0; };
+  SurfaceConfig& s = c.surface;
+  s.heat_flux = number(values, "surface", "heat_flux", finite);
+  s.water_flux = number(values, "surface", "water_flux", finite);
+  s.friction_velocity = number(values, "surface", "friction_velocity", non_negative);
+  s.drag_coefficient = number(values, "surface", "drag_coefficient", non_negative);
+  s.heat_transfer = number(values, "surface", "heat_transfer", non_negative);
+  s.moisture_transfer = number(values, "surface", "moisture_transfer", non_negative);
+  s.temperature = number(values, "surface", "temperature", non_negative);
+  const auto wall_of = [&](const char* kind) {
+    for (const auto& [k, w] : kinds)
+      if (k == kind) return w;
+    return -1;
+  };
+  const auto has = [&](const char* kind) { return wall_of(kind) >= 0; };
+  const bool prescribed = has("surface_flux"), bulk = has("bulk_aerodynamic");
+  const auto unused = [&](const char* name, double value, bool used, const char* kind) {
+    if (used || value == 0) return;
+    const KeySpec& k = spec("surface", name);
+    fail(values.at(k), full_name(k),
+         std::string("0 (unset): only a \"") + kind + "\" wall uses it, and no [boundary] wall is one");
+  };
+  unused("heat_flux", s.heat_flux, prescribed, "surface_flux");
+  unused("water_flux", s.water_flux, prescribed, "surface_flux");
+  unused("friction_velocity", s.friction_velocity, prescribed, "surface_flux");
+  unused("drag_coefficient", s.drag_coefficient, prescribed || bulk, "surface_flux\" or \"bulk_aerodynamic");
+  unused("heat_transfer", s.heat_transfer, bulk, "bulk_aerodynamic");
+  unused("moisture_transfer", s.moisture_transfer, bulk, "bulk_aerodynamic");
+  unused("temperature", s.temperature, bulk, "bulk_aerodynamic");
+  if (prescribed && bulk) {
+    const KeySpec& k = spec("boundary", wall_names[wall_of("bulk_aerodynamic")]);
+    fail(values.at(k), full_name(k), "\"surface_flux\" like the other surface wall, or all walls of one surface kind: surface_flux and bulk_aerodynamic walls share the "
+                                     "[surface] keys, so one run has one of them");
+  }
+  if (s.friction_velocity > 0 && s.drag_coefficient > 0) {
+    const KeySpec& k = spec("surface", "drag_coefficient");
+    fail(values.at(k), full_name(k), "0 (unset) when surface.friction_velocity > 0: the drag comes from one of them");
+  }
+  if (bulk && !(s.temperature > 0)) {
+    const KeySpec& k = spec("surface", "temperature");
+    fail(values.at(k), full_name(k), "a temperature > 0 (K): a bulk_aerodynamic wall exchanges heat and water with "
+                                     "a surface at this temperature");
+  }
+}
+
+/// A [forcing] profile: [[z, value], ...], at most physics::Profile::max_points, z ascending.
+ForcingConfig::Profile profile(Values& values, const char* name) {
+  const KeySpec& k = spec("forcing", name);
+  const Located v = values.at(k);
+  const toml::array* a = v.node->as_array();
+  if (!a || a->size() > 16) fail(v, full_name(k), k.expected);
+  ForcingConfig::Profile out;
+  for (const auto& item : *a) {
+    const toml::array* pair = item.as_array();
+    if (!pair || pair->size() != 2 || !(*pair)[0].is_number() || !(*pair)[1].is_number())
+      fail(v, full_name(k), k.expected);
+    const double z = (*pair)[0].value<double>().value(), value = (*pair)[1].value<double>().value();
+    if (!std::isfinite(z) || !std::isfinite(value)) fail(v, full_name(k), k.expected);
+    if (!out.empty() && !(z > out.back()[0]))
+      fail(v, full_name(k), std::string(k.expected) + "; a height is not above the one before it");
+    out.push_back({z, value});
+  }
+  return out;
+}
+
+/// [forcing]: the large-scale forcing. A geostrophic wind needs f; the geostrophic
+/// sponge needs the sponge layer of [physics] and takes the place of its constant
+/// reference velocity.
+void read_forcing(Values& values, Config& c) {
+  ForcingConfig& f = c.forcing;
+  f.coriolis = number(values, "forcing", "coriolis", [](double x) { return std::isfinite(x); });
+  f.geostrophic_u = profile(values, "geostrophic_u");
+  f.geostrophic_v = profile(values, "geostrophic_v");
+  f.subsidence = profile(values, "subsidence");
+  f.theta_tendency = profile(values, "theta_tendency");
+  f.qt_tendency = profile(values, "qt_tendency");
+  {
+    const KeySpec& k = spec("forcing", "geostrophic_sponge");
+    const Located v = values.at(k);
+    if (!v.node->is_boolean()) fail(v, full_name(k), k.expected);
+    f.geostrophic_sponge = v.node->value<bool>().value();
+  }
+  if (f.coriolis == 0 && (!f.geostrophic_u.empty() || !f.geostrophic_v.empty())) {
+    const KeySpec& k = spec("forcing", "coriolis");
+    fail(values.at(k), full_name(k), "a number != 0 (1/s): a geostrophic wind acts through the Coriolis force");
+  }
+  if (f.geostrophic_sponge) {
+    if (!(c.physics.sponge_height > 0 && c.physics.sponge_strength > 0)) {
+      const KeySpec& k = spec("forcing", "geostrophic_sponge");
+      fail(values.at(k), full_name(k),
+           "false, or a sponge layer: physics.sponge_height and physics.sponge_strength > 0");
+    }
+    for (double u : c.physics.sponge_velocity)
+      if (u != 0) {
+        const KeySpec& k = spec("physics", "sponge_velocity");
+        fail(values.at(k), full_name(k),
+             "[0.0, 0.0, 0.0] (unset): with forcing.geostrophic_sponge the sponge relaxes to the geostrophic wind");
+      }
+  }
+}
+
 /// [boundary]: the kind of each wall, and the temperature of isothermal ones. A wall of a
 /// periodic direction, an isothermal wall without a temperature, a temperature on any
 /// other wall and no-slip walls without viscosity are errors.
 void read_boundary(Values& values, Config& c) {
   bool no_slip = false;
+  std::vector<std::pair<std::string, int>> surface_kinds;
   for (int w = 0; w < 6; ++w) {
     const std::string name = wall_names[w], t_name = name + "_temperature";
     std::vector<const char*> kinds;
@@ -302,9 +409,11 @@ void read_boundary(Values& values, Config& c) {
       fail(tv, full_name(tk), "0 (unset): only a \"no_slip_isothermal\" wall has a temperature, and " +
                                   full_name(k) + " = \"" + kind + "\"");
     no_slip |= info->no_slip;
+    if (info->surface) surface_kinds.emplace_back(kind, w);
     c.boundary.kind[w] = kind;
     c.boundary.temperature[w] = t;
   }
+  read_surface(values, c, surface_kinds);
   if (no_slip && c.physics.viscosity == 0 && c.physics.closure == "constant") {
     const KeySpec& k = spec("physics", "viscosity");
     fail(values.at(k), full_name(k),
@@ -441,6 +550,7 @@ Config parse_config(const std::string& text, const std::string& source,
     fail(values.at(k), full_name(k), "a height below the top of the domain (mesh.domain)");
   }
   read_boundary(values, c);
+  read_forcing(values, c);
   c.time.end_time = number(values, "time", "end_time", [](double x) { return x >= 0; });
   c.time.max_steps = static_cast<long>(integer(values, "time", "max_steps", [](long long n) { return n >= 0; }));
   c.time.warmup_steps =

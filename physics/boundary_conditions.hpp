@@ -5,8 +5,8 @@
 ///   gradient_jump(eq, g, p, d)   g* - g, the wall values of the gradient variables that
 ///                                the BR1 lifting sees, less the interior values (p: the
 ///                                pressure at the node);
-///   viscous_flux(eq, fv, u)      F_v* through the wall, from the interior viscous flux
-///                                fv = F_v,d at the node and the interior velocity u.
+///   viscous_flux(eq, fv, w)      F_v* through the wall, from the interior viscous flux
+///                                fv = F_v,d at the node and its primitive variables w.
 /// What crosses a wall (for the conservation ledger) is F* - F_v* of these. The face
 /// kernels are instantiated per kind, so they contain no branch on the kind. Wall states
 /// of this kind for BR1-type schemes: Mengaldo et al. (2014), "A guide to the
@@ -16,6 +16,7 @@
 /// To add a kind: a struct here, its entry in physics/wall_kinds.hpp, a case in
 /// with_wall_condition.
 #include "physics/dry_air.hpp"
+#include "physics/surface_fluxes.hpp"
 #include "physics/wall_kinds.hpp"
 
 namespace squall::physics {
@@ -42,8 +43,8 @@ struct FreeSlip {
     jump[d] = -g[d];
     return jump;
   }
-  template <class Eq>
-  KOKKOS_INLINE_FUNCTION typename Eq::Cons viscous_flux(const Eq&, const typename Eq::Cons&, const Real*) const {
+  template <class Eq, class P>
+  KOKKOS_INLINE_FUNCTION typename Eq::Cons viscous_flux(const Eq&, const typename Eq::Cons&, const P&) const {
     return typename Eq::Cons{};
   }
 };
@@ -61,8 +62,8 @@ struct NoSlipAdiabatic {
     for (int i = 0; i < 3; ++i) jump[i] = -g[i];
     return jump;
   }
-  template <class Eq>
-  KOKKOS_INLINE_FUNCTION typename Eq::Cons viscous_flux(const Eq&, const typename Eq::Cons& fv, const Real*) const {
+  template <class Eq, class P>
+  KOKKOS_INLINE_FUNCTION typename Eq::Cons viscous_flux(const Eq&, const typename Eq::Cons& fv, const P&) const {
     typename Eq::Cons f{};
     for (int i = 0; i < 3; ++i) f[Eq::i_rhou + i] = fv[Eq::i_rhou + i];
     return f;
@@ -86,11 +87,44 @@ struct NoSlipIsothermal {
     jump[Eq::g_theta] = temperature / eq.exner(p) - g[Eq::g_theta];
     return jump;
   }
-  template <class Eq>
-  KOKKOS_INLINE_FUNCTION typename Eq::Cons viscous_flux(const Eq&, const typename Eq::Cons& fv, const Real* u) const {
+  template <class Eq, class P>
+  KOKKOS_INLINE_FUNCTION typename Eq::Cons viscous_flux(const Eq&, const typename Eq::Cons& fv, const P& w) const {
+    const Real* u = w.u;
     typename Eq::Cons f{};
     for (int i = 0; i < 3; ++i) f[Eq::i_rhou + i] = fv[Eq::i_rhou + i];
     f[Eq::i_rhoe] = fv[Eq::i_rhoe] - (u[0] * fv[Eq::i_rhou] + u[1] * fv[Eq::i_rhou + 1] + u[2] * fv[Eq::i_rhou + 2]);
+    return f;
+  }
+};
+
+/// Prescribed surface fluxes (physics/surface_fluxes.hpp), or their bulk aerodynamic
+/// form: impenetrable as a free-slip wall (the lifting sees the same wall values), with
+/// F_v* the fluxes into the domain. On a wall at the low end of direction d the inward
+/// flux H is -F_v,d (F - F_v is the total flux along +e_d); at the high end it is +F_v,d.
+struct SurfaceFlux {
+  SurfaceParameters surface;
+  bool bulk;   ///< bulk_aerodynamic: fluxes from the transfer coefficients and T_s
+  int direction;
+  Real sign;   ///< -1 at the low end, +1 at the high end
+  template <class Eq>
+  KOKKOS_INLINE_FUNCTION typename Eq::Cons outer_state(const Eq& eq, const typename Eq::Cons& q, int d) const {
+    return mirror(eq, q, d);
+  }
+  template <class Eq>
+  KOKKOS_INLINE_FUNCTION typename Eq::Grad gradient_jump(const Eq& eq, const typename Eq::Grad& g, Real p,
+                                                         int d) const {
+    return FreeSlip{}.gradient_jump(eq, g, p, d);
+  }
+  template <class Eq, class P>
+  KOKKOS_INLINE_FUNCTION typename Eq::Cons viscous_flux(const Eq& eq, const typename Eq::Cons&, const P& w) const {
+    const SurfaceExchange x = surface_exchange(eq, surface, bulk, w, direction);
+    typename Eq::Cons f{};
+    for (int i = 0; i < 3; ++i) f[Eq::i_rhou + i] = sign * x.momentum[i];
+    f[Eq::i_rhoe] = sign * x.sensible;
+    if constexpr (Eq::moist) {
+      f[Eq::i_rhoe] += sign * eq.water_enthalpy_excess(w.T) * x.water;
+      f[Eq::i_rhoqt] = sign * x.water;
+    }
     return f;
   }
 };
@@ -101,6 +135,7 @@ struct NoSlipIsothermal {
 struct Walls {
   int kind[6] = {free_slip, free_slip, free_slip, free_slip, free_slip, free_slip};
   Real temperature[6] = {0, 0, 0, 0, 0, 0};  ///< T_wall [K] of isothermal walls
+  SurfaceParameters surface{};               ///< of surface_flux and bulk_aerodynamic walls
 };
 
 /// f(condition) with the boundary-condition object of `wall` (host code: picks the
@@ -113,6 +148,10 @@ void with_wall_condition(const Walls& walls, int wall, const F& f) {
       break;
     case no_slip_isothermal:
       f(NoSlipIsothermal{walls.temperature[wall]});
+      break;
+    case surface_flux:
+    case bulk_aerodynamic:
+      f(SurfaceFlux{walls.surface, walls.kind[wall] == bulk_aerodynamic, wall / 2, wall % 2 ? Real(1) : Real(-1)});
       break;
     default:
       f(FreeSlip{});

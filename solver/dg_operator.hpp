@@ -25,6 +25,7 @@
 #include "solver/geometry.hpp"
 #include "solver/time_integrator.hpp"
 #include "physics/sources.hpp"
+#include "physics/large_scale_forcing.hpp"
 #include "physics/boundary_conditions.hpp"
 #include "physics/moist_thermodynamics.hpp"
 
@@ -106,6 +107,11 @@ struct OperatorOptions {
   bool sponge = false;                  ///< Rayleigh damping near the top
   physics::Sponge sponge_layer{};
   physics::Walls walls{};  ///< kind (and temperature) of each wall
+  /// Large-scale forcing ([forcing]: Coriolis, subsidence, heating, drying, the
+  /// geostrophic sponge); inactive by default. Heights in its profiles are above
+  /// forcing_bottom.
+  physics::LargeScaleForcing forcing{};
+  Real forcing_bottom = 0;
   /// A case's own sources (Case::add_sources), or empty.
   std::function<void(const SourceArgs&)> case_sources;
   /// Viscous phases run when there is a molecular viscosity or a subgrid model.
@@ -165,6 +171,7 @@ class DgOperator {
   void boundary_rates();
   void surface_lift(const StateView& dq);
   void sources(Real t, const StateView& q, const StateView& dq);
+  void forcing_sources(Real t, const StateView& q, const StateView& dq);
   template <class Source>
   void add_sources(Real t, const StateView& q, const StateView& dq, const Source& source);
   // Viscous phases (BR1; solver/dg_viscous_impl.hpp), only when viscosity > 0.
@@ -216,6 +223,10 @@ class DgOperator {
   bool walls_anywhere_ = false;  ///< some direction is not periodic
   double ledger_rates_[Eq::nconserved] = {};
   std::function<void(const SourceArgs&)> case_sources_;
+  physics::LargeScaleForcing forcing_;
+  Real forcing_bottom_;
+  DeviceView<Real***> forcing_work_;     ///< (element, h_tot and q_t, node) for subsidence
+  DeviceView<Real***> forcing_factors_;  ///< (element, physics::ForcingFactors, node)
   DeviceView<Real*> node_weights_;     ///< quadrature weight times Jacobian per volume node (case sources)
   DeviceView<int*> conserved_;         ///< Eq::conserved(c) (case sources)
   DeviceView<Real**> element_rates_;   ///< (element, conserved quantity) (case sources)

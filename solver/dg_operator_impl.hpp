@@ -120,6 +120,8 @@ DgOperator<N, Eq>::DgOperator(const mesh::LocalMesh& mesh, const Basis<N>& basis
       sponge_layer_(options.sponge_layer),
       walls_(options.walls),
       case_sources_(options.case_sources),
+      forcing_(options.forcing),
+      forcing_bottom_(options.forcing_bottom),
       comm_(comm),
       x_(geometry.x),
       aux_(aux),
@@ -182,7 +184,24 @@ DgOperator<N, Eq>::DgOperator(const mesh::LocalMesh& mesh, const Basis<N>& basis
   wall_rates_ = DeviceView<Real**>("dg::wall_rates", nb, Eq::nconserved);
   wall_rates_host_ = Kokkos::create_mirror_view(wall_rates_);
   halo_ = std::make_unique<mesh::HaloExchange>(mesh, nvar * L::face_nodes, comm);
-  if (case_sources_) {
+  if (forcing_.subsidence.active())
+    forcing_work_ = DeviceView<Real***>("dg::forcing_enthalpy_and_water", elements_, 2, L::nodes);
+  if (forcing_.active()) {  // the forcing's factors of each node's height, once
+    constexpr int nf = physics::ForcingFactors::count;
+    forcing_factors_ = DeviceView<Real***>("dg::forcing_factors", elements_, nf, L::nodes);
+    const auto fh = Kokkos::create_mirror_view(forcing_factors_);
+    const auto xh = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), x_);
+    const auto ah = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), aux_);
+    for (int e = 0; e < elements_; ++e)
+      for (int n = 0; n < L::nodes; ++n) {
+        Real values[nf];
+        physics::forcing_factors(forcing_, xh(e, 2, n) - forcing_bottom_, xh(e, 2, n),
+                                 eq_.exner(ah(e, Eq::a_p_ref, n)), values);
+        for (int k = 0; k < nf; ++k) fh(e, k, n) = values[k];
+      }
+    Kokkos::deep_copy(forcing_factors_, fh);
+  }
+  if (case_sources_ || forcing_.active()) {
     node_weights_ = DeviceView<Real*>("dg::node_weights", L::nodes);
     conserved_ = DeviceView<int*>("dg::conserved", Eq::nconserved);
     element_rates_ = DeviceView<Real**>("dg::element_source_rates", elements_, Eq::nconserved);
@@ -636,7 +655,66 @@ void DgOperator<N, Eq>::sources(Real t, const StateView& q, const StateView& dq)
     with_sponge(buoyancy);
   else if (sponge_)
     add_sources(t, q, dq, sponge);
+  if (forcing_.active()) forcing_sources(t, q, dq);
   if (case_sources_) case_sources_({t, q, dq, aux_, x_, node_weights_, conserved_, element_rates_, comm_, ledger_rates_});
+}
+
+/// The large-scale forcing (physics/large_scale_forcing.hpp), with the ledger's rates.
+/// Subsidence needs d h_tot / dz and d q_t / dz: the derivative of each element's own
+/// polynomial (the forcing is smooth, and the fields it acts on are resolved), from
+/// h_tot and q_t at the nodes, formed first.
+template <int N, class Eq>
+void DgOperator<N, Eq>::forcing_sources(Real t, const StateView& q, const StateView& dq) {
+  using F = physics::ForcingFactors;
+  const Real f = forcing_.coriolis;
+  const Eq eq = eq_;
+  const auto aux = aux_;
+  const auto th = thermo_;
+  const auto work = forcing_work_;
+  const auto factors = forcing_factors_;
+  const bool subsidence = forcing_.subsidence.active();
+  if (subsidence)
+    parallel_for("dg::forcing_enthalpy", elements_, L::nodes, KOKKOS_LAMBDA(const int e, const int n) {
+      const Cons s = load<Eq>(q, e, n);
+      const typename Eq::Prim w = node_primitive(eq, s, aux(e, Eq::a_phi, n), th, e, n);
+      work(e, 0, n) = (s[Eq::i_rhoe] + w.p) / w.rho;
+      Real q_t = 0;
+      if constexpr (Eq::moist) q_t = w.q_t;
+      work(e, 1, n) = q_t;
+    });
+  const Basis<N> basis = basis_;
+  const Real dz = two_over_h_[2];
+  const SourceArgs args{t, q, dq, aux_, x_, node_weights_, conserved_, element_rates_, comm_, ledger_rates_};
+  add_case_source("dg::forcing", args, KOKKOS_LAMBDA(Real, const Real*, const StateView& qv, int e, int n, Real* s) {
+    const Cons c = load<Eq>(qv, e, n);
+    const typename Eq::Prim w = node_primitive(eq, c, aux(e, Eq::a_phi, n), th, e, n);
+    const Real ug = factors(e, F::u_g, n), vg = factors(e, F::v_g, n);
+    Real m[4] = {0, 0, 0, 0};
+    physics::add_coriolis(f, ug, vg, w.rho, w.u, m);
+    physics::add_geostrophic_sponge(factors(e, F::sponge, n), ug, vg, w.rho, w.u, m);
+    for (int i = 0; i < 3; ++i) s[Eq::i_rhou + i] = m[i];
+    Real cp = eq.gas.cp_d;
+    if constexpr (Eq::moist) cp = eq.thermo.cp(w.partition());
+    s[Eq::i_rhoe] = m[3] + w.rho * cp * factors(e, F::heating, n);
+    const Real w_s = factors(e, F::subsidence, n);
+    Real dh = 0, dqt = 0;
+    if (subsidence) {
+      const int k = L::index(n, 2);
+      for (int j = 0; j < L::n1; ++j) {
+        const int nj = L::along(n, 2, j);
+        dh += basis.D[k][j] * work(e, 0, nj);
+        dqt += basis.D[k][j] * work(e, 1, nj);
+      }
+      dh *= dz, dqt *= dz;
+    }
+    s[Eq::i_rhoe] += physics::subsidence_tendency(w.rho, w_s, dh);
+    if constexpr (Eq::moist) {
+      // Subsidence's energy is all in d h_tot / dz; the drying's is the enthalpy excess.
+      const Real drying = w.rho * factors(e, F::drying, n);
+      s[Eq::i_rhoqt] = drying + physics::subsidence_tendency(w.rho, w_s, dqt);
+      s[Eq::i_rhoe] += eq.water_enthalpy_excess(w.T) * drying;
+    }
+  });
 }
 
 template <int N, class Eq>

@@ -490,7 +490,7 @@ void DgOperator<N, Eq>::viscous_wall_faces(const StateView& q, int wall, const C
                  Cons fv{};
                  for (int v = first_viscous; v < nvar; ++v) fv[v] = T(e, lf, v, m);
                  const typename Eq::Prim w = node_primitive(eq, load<Eq>(q, e, n), aux(e, Eq::a_phi, n), th, e, n);
-                 const Cons fw = bc.viscous_flux(eq, fv, w.u);
+                 const Cons fw = bc.viscous_flux(eq, fv, w);
                  for (int v = first_viscous; v < nvar; ++v) S(e, lf, v, m) -= fw[v] - fv[v];
                  for (int c = 0; c < Eq::nconserved; ++c) flux(f, c, m) -= fw[Eq::conserved(c)];
                });

@@ -92,6 +92,16 @@ void write_profiles(const std::string& path, const physics::VariableInfo& info, 
       out[7 + 2 * t] = c * c, out[8 + 2 * t] = w * c;
     }
   });
+  // Moist air: the cloud fraction of each level, the share of its points with
+  // q_l > 1e-5 kg/kg (the intercomparisons' threshold).
+  int ql_field = -1;
+  for (size_t f = 0; f < info.derived.size(); ++f)
+    if (info.derived[f].name == "ql") ql_field = static_cast<int>(f);
+  std::vector<double> cloud_fraction;
+  if (ql_field >= 0)
+    cloud_fraction = level_means(g, 1, comm, [&](size_t at, size_t, double* out) {
+      out[0] = g.field[ql_field][at] > 1e-5 ? 1.0 : 0.0;
+    })[0];
   int rank = 0;
   MPI_Comm_rank(comm, &rank);
   if (rank != 0) return;
@@ -120,6 +130,9 @@ void write_profiles(const std::string& path, const physics::VariableInfo& info, 
     variables.push_back({"w_" + name, "resolved vertical flux w'" + name + "'", "", flux_units(f.units),
                          second[8 + 2 * t]});
   }
+  if (ql_field >= 0)
+    variables.push_back({"cloud_fraction", "fraction of the level with q_l > 1e-5 kg/kg",
+                         "cloud_area_fraction_in_atmosphere_layer", "1", cloud_fraction});
   io::append_profiles(path, g.axes[2], time, variables, "Squall " + case_name + " profiles");
 }
 

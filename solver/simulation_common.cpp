@@ -42,6 +42,25 @@ dg::OperatorOptions operator_options(const Config& config, Real gravity) {
       if (kind == physics::wall_kinds[k].name) o.walls.kind[w] = k;
     o.walls.temperature[w] = config.boundary.temperature[w];
   }
+  const ForcingConfig& fc = config.forcing;
+  const auto to_profile = [](const ForcingConfig::Profile& points) {
+    physics::Profile profile;
+    profile.points = static_cast<int>(points.size());
+    for (int i = 0; i < profile.points; ++i) profile.z[i] = points[i][0], profile.value[i] = points[i][1];
+    return profile;
+  };
+  o.forcing.coriolis = fc.coriolis;
+  o.forcing.geostrophic[0] = to_profile(fc.geostrophic_u);
+  o.forcing.geostrophic[1] = to_profile(fc.geostrophic_v);
+  o.forcing.subsidence = to_profile(fc.subsidence);
+  o.forcing.heating = to_profile(fc.theta_tendency);
+  o.forcing.drying = to_profile(fc.qt_tendency);
+  o.forcing.geostrophic_sponge = fc.geostrophic_sponge;
+  if (fc.geostrophic_sponge) o.forcing.sponge = o.sponge_layer, o.sponge = false;
+  o.forcing_bottom = config.mesh.domain[2][0];
+  const SurfaceConfig& sc = config.surface;
+  o.walls.surface = {sc.heat_flux,      sc.water_flux,        sc.friction_velocity, sc.drag_coefficient,
+                     sc.heat_transfer, sc.moisture_transfer, sc.temperature};
   return o;
 }
 

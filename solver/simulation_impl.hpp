@@ -214,7 +214,7 @@ void run_equations(const RunContext& ctx, std::unique_ptr<Case> the_case) {
   // above), and the largest diffusivity of the last stage before it.
   std::array<Real, 2> maxima = detail::max_wave_speed_and<N, Eq>(eq, q, aux, rhs.max_diffusivity(), comm);
   double loop_start = MPI_Wtime();
-  double last_output_time = -1;
+  double last_output_time = -1, last_row_time = -1;
 
   // A diagnostics row (with the ledger of each conserved quantity: time_loop.hpp) and,
   // with a file index >= 0, field file number `file`.
@@ -231,6 +231,7 @@ void run_equations(const RunContext& ctx, std::unique_ptr<Case> the_case) {
     for (double v : {speed, cfl, MPI_Wtime() - loop_start}) row.push_back(v);
     for (double v : the_case->time_series(host, comm)) row.push_back(v);
     if (rank == 0) csv.row(row);
+    last_row_time = run.t;
     const bool with_profiles = file >= 0 && config.output.profiles_interval == 0;
     if (file >= 0 || with_profiles) {
       const GridValues grid = grid_values(info, derive, host, lgl_nodes, mesh);
@@ -241,10 +242,12 @@ void run_equations(const RunContext& ctx, std::unique_ptr<Case> the_case) {
       last_output_time = run.t;
     }
   };
-  // Profiles on their own schedule (output.profiles_interval > 0).
+  // Profiles on their own schedule (output.profiles_interval > 0), each with a
+  // diagnostics row (the time series of a case follow the profiles' sampling).
   double last_profile_time = -1;
   const auto profiles = [&]() {
     if (run.t == last_profile_time) return;
+    if (run.t != last_row_time) output(-1);
     ScopedTimer timer(ctx.timers, "output");
     copy_to_host(run.t);
     write_profiles(ctx.output_dir + "/profiles.nc", info, grid_values(info, derive, host, lgl_nodes, mesh), run.t, comm, case_name);
@@ -368,6 +371,15 @@ void run_dg(const RunContext& ctx) {
                        "' carries no passive tracers yet; remove physics.tracers");
     return run_equations<N, physics::MoistAir<0>>(ctx, std::move(the_case));
   }
+  // Water at the surface of a dry case: nothing would carry it.
+  for (const auto& [name, value] : {std::pair<const char*, double>{"water_flux", ctx.config.surface.water_flux},
+                                    {"moisture_transfer", ctx.config.surface.moisture_transfer}})
+    if (value != 0)
+      throw InputError(ctx.config.source + ": 'surface." + name + "': expected 0 (unset): the case '" +
+                       ctx.case_info.name + "' is dry (it carries no water)");
+  if (!ctx.config.forcing.qt_tendency.empty())
+    throw InputError(ctx.config.source + ": 'forcing.qt_tendency': expected [] (unset): the case '" +
+                     ctx.case_info.name + "' is dry (it carries no water)");
   run_with_tracers<N>(ctx, std::move(the_case), tracers);
 }
 

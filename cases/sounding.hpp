@@ -1,0 +1,61 @@
+#pragma once
+/// Hydrostatic soundings of the moist cases, host code: p(z) from dp/dz = -rho(z, p) g
+/// by RK4 in 1 m steps from the surface, with cubic Hermite interpolation (values and
+/// slopes) between the levels, and the bisection the cases invert their thermodynamic
+/// definitions with.
+#include <algorithm>
+#include <cmath>
+#include <vector>
+
+#include "core/types.hpp"
+
+namespace squall::cases {
+
+/// The root of an increasing f on [150 K, 400 K] by a fixed 64 halvings (exact to the
+/// last bit or two, the same on every machine).
+template <class F>
+Real bisect_temperature(const F& f) {
+  Real lo = 150, hi = 400;
+  for (int i = 0; i < 64; ++i) {
+    const Real mid = (lo + hi) / 2;
+    (f(mid) > 0 ? hi : lo) = mid;
+  }
+  return (lo + hi) / 2;
+}
+
+class HydrostaticSounding {
+ public:
+  /// density(z, p): the air's density at height z (above the surface) and pressure p.
+  template <class Density>
+  HydrostaticSounding(const Density& density, Real p_surface, Real g, Real height) {
+    const auto slope = [&](Real z, Real p) { return -density(z, p) * g; };
+    const int levels = static_cast<int>(std::ceil(height / dz_)) + 2;
+    p_.resize(levels);
+    dpdz_.resize(levels);
+    p_[0] = p_surface;
+    for (int k = 1; k < levels; ++k) {  // RK4 on dp/dz = -rho(z, p) g
+      const Real p = p_[k - 1], z = (k - 1) * dz_;
+      const Real k1 = dpdz_[k - 1] = slope(z, p);
+      const Real k2 = slope(z + dz_ / 2, p + dz_ / 2 * k1), k3 = slope(z + dz_ / 2, p + dz_ / 2 * k2),
+                 k4 = slope(z + dz_, p + dz_ * k3);
+      p_[k] = p + dz_ / 6 * (k1 + 2 * k2 + 2 * k3 + k4);
+    }
+    dpdz_[levels - 1] = slope((levels - 1) * dz_, p_[levels - 1]);
+  }
+  /// Pressure at height z above the surface (cubic Hermite between levels, with dp/dz).
+  Real pressure(Real z) const {
+    const Real s = std::clamp(z / dz_, Real(0), Real(p_.size() - 2));
+    const int k = std::min(static_cast<int>(s), static_cast<int>(p_.size()) - 2);
+    const Real u = s - k, p0 = p_[k], p1 = p_[k + 1], m0 = dz_ * dpdz_[k], m1 = dz_ * dpdz_[k + 1];
+    const Real h00 = (1 + 2 * u) * (1 - u) * (1 - u), h10 = u * (1 - u) * (1 - u), h01 = u * u * (3 - 2 * u),
+               h11 = u * u * (u - 1);
+    return h00 * p0 + h10 * m0 + h01 * p1 + h11 * m1;
+  }
+
+ private:
+  static constexpr Real dz_ = 1.0;
+  std::vector<Real> p_;     ///< p at z = k dz_
+  std::vector<Real> dpdz_;  ///< dp/dz there
+};
+
+}  // namespace squall::cases
