@@ -267,27 +267,42 @@ TEST_CASE("no-slip isothermal wall: u* = 0, T* = T_wall, the interior heat flux 
 }
 
 TEST_CASE("wall kinds: the registry names every kind once, and the dispatch builds its type", "[physics]") {
-  CHECK(nwall_kinds == 3);
+  CHECK(nwall_kinds == 5);
   CHECK(std::string(wall_kinds[free_slip].name) == "free_slip");
   CHECK(std::string(wall_kinds[no_slip_isothermal].name) == "no_slip_isothermal");
+  CHECK(std::string(wall_kinds[surface_flux].name) == "surface_flux");
+  CHECK(std::string(wall_kinds[bulk_aerodynamic].name) == "bulk_aerodynamic");
   CHECK(wall_kinds[no_slip_isothermal].has_temperature);
+  CHECK(wall_kinds[surface_flux].surface);
+  CHECK_FALSE(wall_kinds[no_slip_adiabatic].surface);
   CHECK_FALSE(wall_kinds[free_slip].no_slip);
   Walls walls;
   walls.kind[4] = no_slip_isothermal, walls.temperature[4] = 275;
   walls.kind[5] = no_slip_adiabatic;
-  int seen[3] = {0, 0, 0};
-  Real temperature = 0;
+  walls.kind[0] = surface_flux;
+  walls.kind[3] = bulk_aerodynamic;
+  int seen[5] = {0, 0, 0, 0, 0};
+  Real temperature = 0, signs[6] = {0, 0, 0, 0, 0, 0};
   for (int wall = 0; wall < 6; ++wall)
     with_wall_condition(walls, wall, [&](const auto& bc) {
       using T = std::decay_t<decltype(bc)>;
       if constexpr (std::is_same_v<T, FreeSlip>) ++seen[0];
       if constexpr (std::is_same_v<T, NoSlipAdiabatic>) ++seen[1];
       if constexpr (std::is_same_v<T, NoSlipIsothermal>) ++seen[2], temperature = bc.temperature;
+      if constexpr (std::is_same_v<T, SurfaceFlux>) {
+        ++seen[bc.bulk ? 4 : 3];
+        signs[wall] = bc.sign;
+        CHECK(bc.direction == wall / 2);
+      }
     });
-  CHECK(seen[0] == 4);
+  CHECK(seen[0] == 2);
   CHECK(seen[1] == 1);
   CHECK(seen[2] == 1);
+  CHECK(seen[3] == 1);
+  CHECK(seen[4] == 1);
   CHECK(temperature == 275);
+  CHECK(signs[0] == -1.0);  // x_low: the inward flux is -F_v,x
+  CHECK(signs[3] == 1.0);   // y_high: +F_v,y
 }
 
 TEST_CASE("sources: buoyancy in perturbation form, sponge on momentum only, off is nothing", "[physics]") {

@@ -1,0 +1,301 @@
+#!/usr/bin/env python3
+"""Run a BOMEX configuration and compare it with the intercomparison of Siebesma et al. (2003).
+
+  scripts/validate_bomex.py --config cases/bomex_small.toml --ranks 2 --out validation/bomex_small
+  scripts/validate_bomex.py --config cases/bomex.toml --launcher sbatch --ranks 64 --time-limit 12:00:00
+  scripts/validate_bomex.py --analyse validation/bomex_small/run      (an existing run, no new run)
+
+Runs the configuration to --end-time (6 h) with a checkpoint every --checkpoint-interval
+(continue a stopped run with --resume), then, from its profiles.nc and diagnostics.csv:
+  - the hour 3-6 (--window) mean profiles of theta_l, q_t, q_l, cloud fraction, u, v,
+    w'w', w'theta_l', w'q_t' against the initial ones (profiles.png);
+  - the time series of cloud cover, liquid water path, cloud base and top
+    (timeseries.png);
+  - a table of the window means against the values of the intercomparison, with their
+    spread and the figure they are read from (results.md, results.csv), and the checks
+    the BOMEX case must pass (clouds within the first hour; the cloud layer; theta_l and
+    q_t below 1500 m close to the initial profiles; cloud cover and LWP in the spread).
+With --launcher sbatch the run is a batch job (scripts/slurm/scaling_point.sbatch.in, or
+--sbatch-template) that the script submits and waits for. Plots need python3-matplotlib,
+python3-xarray and python3-netcdf4 (Debian, /usr/bin/python3; the script re-runs itself
+there). Exit status: 0 when the run reached --end-time and every check passed, 4 when a
+check failed, 3 when the run was stopped (continue with --resume), 1 when it failed,
+2 on bad arguments.
+"""
+import argparse
+import csv
+import math
+import os
+import shlex
+import subprocess
+import sys
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+ROOT = os.path.dirname(HERE)
+sys.path.insert(0, HERE)
+from scaling import UsageError, ensure_matplotlib, launcher_command  # noqa: E402
+from validation_runs import record_segment, resume_state, total_wall_seconds  # noqa: E402
+
+CLOUD = 1e-5  # q_l of a cloudy point [kg/kg]
+
+# The intercomparison's values, (low, high, source): Siebesma et al. (2003), J. Atmos. Sci.
+# 60, 1201-1219 (S03). "approx." marks a value read from a figure.
+REFERENCE = {
+    "cloud_cover": (0.08, 0.17, "hours 3-6: ensemble mean 0.13, models from 0.08 (UCLA) to 0.17 (NCAR) (S03 sec. 2a)"),
+    "lwp": (3.5, 10.3, "hours 3-6, g m-2: ensemble mean about 6.9, +-1 sigma 3.4 (S03 Fig. 2b, approx.)"),
+    "cloud_base": (400.0, 700.0, "m: about 500 m (S03 sec. 2b); 400-700 m accepted"),
+    "cloud_top": (1300.0, 2000.0, "m: the cloud fraction reaches 0 at about 1900-2000 m (S03 Fig. 6, approx.)"),
+}
+# Mean profile points with their spread: (z [m], value, sigma).
+REFERENCE_PROFILES = {
+    # hour 5-6 ensemble mean +- 1 sigma of S03, as MicroHH's Fig. 9 shades it (van Heerwaarden
+    # et al. 2017, GMD 10, 3145), approx.
+    "theta_li": [(300, 298.92, 0.04), (500, 299.04, 0.06), (1020, 300.54, 0.15), (1500, 302.74, 0.16),
+                 (1980, 307.69, 0.24)],
+    "qt": [(300, 16.82e-3, 0.08e-3), (500, 16.40e-3, 0.18e-3), (1020, 13.24e-3, 0.23e-3), (1500, 10.26e-3, 0.29e-3),
+           (1980, 4.60e-3, 0.25e-3)],
+    # hours 3-6: the maximum of the cloud fraction, about 0.06 near cloud base, ~620 m (S03 sec. 2b and
+    # Fig. 6, approx.); the mean q_l of hour 5-6, about 0.0062 g/kg at ~700 m (S03 Fig. 3d, approx.).
+    "cloud_fraction": [(620, 0.056, 0.008)],
+    "ql": [(710, 0.0062e-3, 0.0015e-3)],
+}
+
+
+def parse(argv):
+    p = argparse.ArgumentParser(description=__doc__.split("\n\n")[0], epilog=__doc__,
+                                formatter_class=argparse.RawDescriptionHelpFormatter)
+    p.add_argument("--config", default=os.path.join(ROOT, "cases", "bomex_small.toml"))
+    p.add_argument("--out", default="validation/bomex_small")
+    p.add_argument("--analyse", metavar="RUN_DIR", help="analyse this run directory; run nothing")
+    p.add_argument("--ranks", type=int, default=1)
+    p.add_argument("--launcher", default="mpirun", help="mpirun, srun or sbatch (default mpirun)")
+    p.add_argument("--launcher-args")
+    p.add_argument("--mpirun", default="mpirun")
+    p.add_argument("--sbatch", default="sbatch")
+    p.add_argument("--sbatch-template", default=os.path.join(HERE, "slurm", "scaling_point.sbatch.in"))
+    p.add_argument("--time-limit", default="12:00:00", help="sbatch time limit")
+    p.add_argument("--squall", default=os.path.join(ROOT, "build", "squall"))
+    p.add_argument("--end-time", type=float, default=21600.0)
+    p.add_argument("--window", default="10800,21600", help="time window of the means [s] (default hours 3-6)")
+    p.add_argument("--checkpoint-interval", type=float, default=3600.0)
+    p.add_argument("--resume", action="store_true", help="continue the run from its newest checkpoint")
+    p.add_argument("--set", action="append", default=[], metavar="KEY=VALUE", help="further config settings")
+    args = p.parse_args(argv)
+    if args.launcher not in ("mpirun", "srun", "sbatch"):
+        raise UsageError(f"--launcher {args.launcher}: expected mpirun, srun or sbatch")
+    try:
+        lo, hi = (float(v) for v in args.window.split(","))
+    except ValueError:
+        raise UsageError(f"--window {args.window}: expected two times in s, e.g. 10800,21600")
+    if not lo < hi:
+        raise UsageError(f"--window {args.window}: the start must be before the end")
+    args.window = (lo, hi)
+    return args
+
+
+def run(args, run_dir):
+    """Runs (or continues) the configuration into run_dir; returns the status of the module's text."""
+    state = resume_state(run_dir, args.end_time)
+    if state != "new" and not args.resume:
+        print(f"validate_bomex.py: error: {run_dir} holds checkpoints of an earlier run: continue it with "
+              "--resume, or remove that directory", file=sys.stderr)
+        return 2
+    if state == "done":
+        return 0
+    squall = [args.squall, "run", args.config, "--output", run_dir, "--set", f"time.end_time={args.end_time}",
+              "--set", f"output.checkpoint_interval={args.checkpoint_interval}"]
+    for s in args.set:
+        squall += ["--set", s]
+    if state == "continued":
+        squall += ["--restart", "latest"]
+    os.makedirs(run_dir, exist_ok=True)
+    if args.launcher == "sbatch":
+        with open(args.sbatch_template) as f:
+            template = f.read()
+        command = " ".join(shlex.quote(c) for c in ["srun", "-n", str(args.ranks)] +
+                           shlex.split(args.launcher_args or "") + squall)
+        script = os.path.join(run_dir, "job.sbatch")
+        with open(script, "w") as f:
+            f.write(template.format(job_name="squall-bomex", ranks=args.ranks, time_limit=args.time_limit,
+                                    log=os.path.join(run_dir, "job.log"), command=command))
+        cmd = [args.sbatch, "--parsable", "--wait", script]
+    else:
+        cmd = (launcher_command(args, args.ranks) if args.ranks > 1 or args.launcher == "srun" else []) + squall
+    print(f"[validate] bomex: {' '.join(shlex.quote(c) for c in cmd)} ({state})", flush=True)
+    status = subprocess.run(cmd).returncode
+    record_segment(run_dir)
+    if status != 0:
+        print(f"validate_bomex.py: error: the run failed (status {status}); a stopped run continues from its "
+              f"newest checkpoint with --resume", file=sys.stderr)
+        return 1
+    if resume_state(run_dir, args.end_time) != "done":
+        print("validate_bomex.py: the run stopped before --end-time; continue it with --resume", file=sys.stderr)
+        return 3
+    return 0
+
+
+def read_series(run_dir):
+    with open(os.path.join(run_dir, "diagnostics.csv")) as f:
+        rows = list(csv.DictReader(f))
+    return {k: [float(r[k]) for r in rows] for k in rows[0]}
+
+
+def window_mean(times, values, window):
+    picked = [v for t, v in zip(times, values) if window[0] <= t <= window[1] and math.isfinite(v)]
+    return sum(picked) / len(picked) if picked else float("nan")
+
+
+def analyse(args, run_dir, out):
+    import matplotlib
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+    import xarray as xr
+
+    series = read_series(run_dir)
+    ds = xr.open_dataset(os.path.join(run_dir, "profiles.nc"))
+    t = ds["time"].values
+    lo, hi = args.window
+    inside = (t >= lo) & (t <= hi)
+    if not inside.any():
+        raise UsageError(f"no profiles in the window {lo:g}-{hi:g} s (the run reached t = {t[-1]:g} s)")
+    mean = ds.isel(time=inside).mean("time")
+    first = ds.isel(time=0)
+    z = ds["z"].values
+
+    # Window means of the time series, and the checks.
+    times = series["time"]
+    values = {
+        "cloud_cover": window_mean(times, series["cloud_cover"], args.window),
+        "lwp": 1000 * window_mean(times, series["lwp"], args.window),  # g m-2
+        "cloud_base": window_mean(times, series["cloud_base"], args.window),
+        "cloud_top": window_mean(times, series["cloud_top"], args.window),
+    }
+    first_cloud = next((tt for tt, c in zip(times, series["cloud_cover"]) if c > 0), float("nan"))
+    below = z <= 1500
+    dtheta = float(abs(mean["theta_li"] - first["theta_li"]).values[below].max())
+    dqt = 1000 * float(abs(mean["qt"] - first["qt"]).values[below].max())
+    checks = [
+        ("clouds form within the first hour", first_cloud <= 3600, f"first cloud at t = {first_cloud:g} s"),
+        ("cloud base in 400-700 m", 400 <= values["cloud_base"] <= 700, f"{values['cloud_base']:.0f} m"),
+        ("cloud top in 1300-2000 m", 1300 <= values["cloud_top"] <= 2000, f"{values['cloud_top']:.0f} m"),
+        ("mean theta_l below 1500 m within 0.5 K of the initial", dtheta <= 0.5, f"max |change| {dtheta:.2f} K"),
+        ("mean q_t below 1500 m within 0.5 g/kg of the initial", dqt <= 0.5, f"max |change| {dqt:.2f} g/kg"),
+    ]
+    for key in ("cloud_cover", "lwp"):
+        low, high, _ = REFERENCE[key]
+        checks.append((f"{key} in the intercomparison's spread {low:g}-{high:g}", low <= values[key] <= high,
+                       f"{values[key]:.3g}"))
+    peak = int(mean["cloud_fraction"].argmax())
+    # The mean profiles at the reference heights, against the intercomparison's.
+    reference_rows = []
+    for name, points in REFERENCE_PROFILES.items():
+        for zr, vr, er in points:
+            reference_rows.append((name, zr, float(mean[name].interp(z=zr)), vr, er))
+    profile_rows = [
+        ("max cloud fraction (mean profile)", float(mean["cloud_fraction"][peak]), f"at z = {z[peak]:.0f} m"),
+        ("max mean q_l [g/kg]", 1000 * float(mean["ql"].max()), f"at z = {z[int(mean['ql'].argmax())]:.0f} m"),
+        ("max w'w' [m2 s-2]", float(mean["w_w"].max()), f"at z = {z[int(mean['w_w'].argmax())]:.0f} m"),
+    ]
+
+    os.makedirs(out, exist_ok=True)
+    with open(os.path.join(out, "results.csv"), "w", newline="") as f:
+        w = csv.writer(f)
+        w.writerow(["quantity", "squall", "reference_low", "reference_high", "source"])
+        for key, v in values.items():
+            low, high, source = REFERENCE[key]
+            w.writerow([key, v, low, high, source])
+        for name, v, where in profile_rows:
+            w.writerow([name, v, "", "", where])
+    wall = None
+    if os.path.exists(os.path.join(run_dir, "summary.json")):
+        import json
+        with open(os.path.join(run_dir, "summary.json")) as f:
+            summary = json.load(f)
+        wall = total_wall_seconds(run_dir, summary)
+    with open(os.path.join(out, "results.md"), "w") as f:
+        f.write(f"# BOMEX: {os.path.basename(args.config)}, means over {lo / 3600:g}-{hi / 3600:g} h\n\n")
+        if wall:
+            f.write(f"Run to t = {t[-1]:g} s on {summary['ranks']} rank(s) in {wall:.0f} s of wall time "
+                    f"({t[-1] / wall:.2f} simulated s per wall s).\n\n")
+        f.write("| quantity | Squall | intercomparison | source |\n|---|---|---|---|\n")
+        units = {"lwp": " g m-2", "cloud_base": " m", "cloud_top": " m", "cloud_cover": ""}
+        for key, v in values.items():
+            low, high, source = REFERENCE[key]
+            f.write(f"| {key} | {v:.3g}{units[key]} | {low:g}-{high:g}{units[key]} | {source} |\n")
+        for name, v, where in profile_rows:
+            f.write(f"| {name} | {v:.3g} ({where}) | | |\n")
+        f.write("\n| mean profile | z [m] | Squall | intercomparison (+- 1 sigma) |\n|---|---|---|---|\n")
+        for name, zr, v, vr, er in reference_rows:
+            scale, unit = (1000, " g/kg") if name in ("qt", "ql") else (1, " K" if name == "theta_li" else "")
+            f.write(f"| {name} | {zr:g} | {scale * v:.4g}{unit} | {scale * vr:.4g} +- {scale * er:.2g}{unit} |\n")
+        f.write("\n| check | result | value |\n|---|---|---|\n")
+        for name, ok, detail in checks:
+            f.write(f"| {name} | {'pass' if ok else 'FAIL'} | {detail} |\n")
+
+    # Profiles: the window mean against the initial state.
+    panels = [("theta_li", "θ_l [K]", 1), ("qt", "q_t [g/kg]", 1000), ("ql", "q_l [g/kg]", 1000),
+              ("cloud_fraction", "cloud fraction", 1), ("u", "u [m/s]", 1), ("v", "v [m/s]", 1),
+              ("w_w", "w′w′ [m²/s²]", 1), ("w_theta_li", "w′θ_l′ [K m/s]", 1), ("w_qt", "w′q_t′ [g/kg m/s]", 1000)]
+    fig, axes = plt.subplots(3, 3, figsize=(11, 11), sharey=True)
+    for ax, (name, label, scale) in zip(axes.flat, panels):
+        ax.plot(scale * first[name], z, "k--", lw=1, label="t = 0")
+        ax.plot(scale * mean[name], z, "C0", lw=2, label=f"{lo / 3600:g}-{hi / 3600:g} h mean")
+        if name in REFERENCE_PROFILES:
+            zr, vr, er = zip(*REFERENCE_PROFILES[name])
+            ax.errorbar([scale * v for v in vr], zr, xerr=[scale * e for e in er], fmt="o", color="C3", ms=4,
+                        label="Siebesma et al. (2003)")
+        ax.set_xlabel(label)
+        ax.grid(alpha=0.3)
+    for ax in axes[:, 0]:
+        ax.set_ylabel("z [m]")
+    axes[0, 0].legend(fontsize=8)
+    fig.suptitle(f"BOMEX ({os.path.basename(args.config)}): mean profiles")
+    fig.tight_layout()
+    fig.savefig(os.path.join(out, "profiles.png"), dpi=110)
+    plt.close(fig)
+
+    # Time series, with the intercomparison's spread over the window.
+    hours = [tt / 3600 for tt in times]
+    fig, axes = plt.subplots(2, 2, figsize=(11, 7), sharex=True)
+    for ax, (key, label, scale) in zip(axes.flat, [("cloud_cover", "cloud cover", 1), ("lwp", "LWP [g m⁻²]", 1000),
+                                                  ("cloud_base", "cloud base [m]", 1), ("cloud_top", "cloud top [m]", 1)]):
+        ax.plot(hours, [scale * v for v in series[key]], "C0")
+        low, high, _ = REFERENCE[key]
+        ax.fill_between([lo / 3600, hi / 3600], low, high, color="0.8", label="intercomparison")
+        ax.set_ylabel(label)
+        ax.grid(alpha=0.3)
+    for ax in axes[1]:
+        ax.set_xlabel("time [h]")
+    axes[0, 0].legend(fontsize=8)
+    fig.suptitle(f"BOMEX ({os.path.basename(args.config)}): time series")
+    fig.tight_layout()
+    fig.savefig(os.path.join(out, "timeseries.png"), dpi=110)
+    plt.close(fig)
+
+    with open(os.path.join(out, "results.md")) as f:
+        print(f.read())
+    return all(ok for _, ok, _ in checks)
+
+
+def main(argv):
+    try:
+        args = parse(argv)
+        ensure_matplotlib()
+    except UsageError as e:
+        print(f"validate_bomex.py: error: {e}", file=sys.stderr)
+        return 2
+    run_dir = args.analyse or os.path.join(args.out, "run")
+    if not args.analyse:
+        status = run(args, run_dir)
+        if status != 0:
+            return status
+    try:
+        ok = analyse(args, run_dir, args.out)
+    except (UsageError, OSError, KeyError) as e:
+        print(f"validate_bomex.py: error: {e}", file=sys.stderr)
+        return 2
+    return 0 if ok else 4
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))
