@@ -143,11 +143,7 @@ class Bomex : public Case {
           q_t += qt_amplitude_ * random_sign(position, 1, seed_);
           s = state(theta_l, q_t);
         }
-        for (int v = 0; v < Moist::nvar; ++v) qh(e, v, n) = s[v];
-        const physics::MoistPrim w = eq.primitive(background, phi);
-        ah(e, Moist::a_rho_ref, n) = w.rho;
-        ah(e, Moist::a_p_ref, n) = w.p;
-        ah(e, Moist::a_phi, n) = phi;
+        store_node(eq, qh, ah, e, n, s, background, phi);
       }
     Kokkos::deep_copy(q, qh);
     Kokkos::deep_copy(aux, ah);

@@ -210,13 +210,9 @@ class MoistBubble : public Case {
           const Real Tb = sounding.temperature_with_theta_rho(p, theta_rho);
           s = eq.conservative(sounding.density(Tb, p), 0, 0, 0, Tb, phi, q_t);
         }
-        for (int v = 0; v < Moist::nvar; ++v) qh(e, v, n) = s[v];
         // The reference is the background's own discrete state: where the bubble is
         // not, the air is in exact discrete equilibrium.
-        const physics::MoistPrim w = eq.primitive(background, phi);
-        ah(e, Moist::a_rho_ref, n) = w.rho;
-        ah(e, Moist::a_p_ref, n) = w.p;
-        ah(e, Moist::a_phi, n) = phi;
+        store_node(eq, qh, ah, e, n, s, background, phi);
       }
     Kokkos::deep_copy(q, qh);
     Kokkos::deep_copy(aux, ah);

@@ -5,6 +5,7 @@
 /// definitions with.
 #include <algorithm>
 #include <cmath>
+#include <cstddef>
 #include <vector>
 
 #include "core/types.hpp"
@@ -21,6 +22,20 @@ Real bisect_temperature(const F& f) {
     (f(mid) > 0 ? hi : lo) = mid;
   }
   return (lo + hi) / 2;
+}
+
+/// Host initialisation of a node of a case whose reference state is its undisturbed
+/// background's own discrete state (so that, where nothing disturbs it, the air is in
+/// exact discrete equilibrium): the state s, the background's density and pressure as
+/// the reference, and the geopotential.
+template <class Eq, class HostState, class HostAux>
+void store_node(const Eq& eq, const HostState& qh, const HostAux& ah, std::size_t e, std::size_t n,
+                const typename Eq::Cons& s, const typename Eq::Cons& background, Real phi) {
+  for (int v = 0; v < Eq::nvar; ++v) qh(e, v, n) = s[v];
+  const typename Eq::Prim w = eq.primitive(background, phi);
+  ah(e, Eq::a_rho_ref, n) = w.rho;
+  ah(e, Eq::a_p_ref, n) = w.p;
+  ah(e, Eq::a_phi, n) = phi;
 }
 
 class HydrostaticSounding {
