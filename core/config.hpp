@@ -92,6 +92,7 @@ struct OutputConfig {
   long checkpoint_steps = 0;       ///< steps between checkpoints (0: off)
   int checkpoint_keep = 0;         ///< newest checkpoints kept
   double profiles_interval = 0;    ///< simulated seconds between profiles (0: with field outputs)
+  std::vector<double> profiles_mean_window;  ///< [t0, t1] of profiles_mean.nc (empty: none)
 };
 
 struct Config {

@@ -144,6 +144,8 @@ std::vector<KeySpec> catalogue() {
      "simulated time between field outputs (0: only at the end)"},
     {"output", "profiles_interval", "0.0", "a finite number >= 0 (seconds)",
      "simulated time between samples of profiles.nc, each with a diagnostics.csv row (0: with every field output)"},
+    {"output", "profiles_mean_window", "[]", "[] or two finite numbers [t0, t1] with 0 <= t0 < t1 (seconds)",
+     "time window whose mean profiles the run writes to profiles_mean.nc at its end ([]: none)"},
     {"output", "checkpoint_interval", "0.0", "a finite number >= 0 (seconds)",
      "simulated time between checkpoints (0: none on this schedule); one is always written at the end"},
     {"output", "checkpoint_steps", "0", "an integer >= 0",

@@ -564,6 +564,18 @@ Config parse_config(const std::string& text, const std::string& source,
   }
   c.output.interval = number(values, "output", "interval", [](double x) { return x >= 0; });
   c.output.profiles_interval = number(values, "output", "profiles_interval", [](double x) { return x >= 0; });
+  {
+    const KeySpec& k = spec("output", "profiles_mean_window");
+    const Located v = values.at(k);
+    const toml::array* a = v.node->as_array();
+    if (!a || (a->size() != 0 && a->size() != 2)) fail(v, full_name(k), k.expected);
+    for (const auto& item : *a) {
+      if (!item.is_number() || !std::isfinite(item.value<double>().value())) fail(v, full_name(k), k.expected);
+      c.output.profiles_mean_window.push_back(item.value<double>().value());
+    }
+    const auto& w = c.output.profiles_mean_window;
+    if (w.size() == 2 && !(w[0] >= 0 && w[0] < w[1])) fail(v, full_name(k), k.expected);
+  }
   c.output.checkpoint_interval = number(values, "output", "checkpoint_interval", [](double x) { return x >= 0; });
   c.output.checkpoint_steps =
       static_cast<long>(integer(values, "output", "checkpoint_steps", [](long long n) { return n >= 0; }));

@@ -3,6 +3,7 @@
 #include <netcdf.h>
 
 #include <filesystem>
+#include <map>
 
 #include "core/error.hpp"
 
@@ -11,11 +12,20 @@ namespace {
 
 struct Checker {
   std::string path;
+  const char* doing = "writing";
   void operator()(int status, const std::string& what) const {
     if (status != NC_NOERR)
-      throw RunError("NetCDF error writing '" + path + "' (" + what + "): " + nc_strerror(status));
+      throw RunError("NetCDF error " + std::string(doing) + " '" + path + "' (" + what + "): " + nc_strerror(status));
   }
 };
+
+std::string attribute(int id, int var, const char* name) {
+  size_t length = 0;
+  if (nc_inq_attlen(id, var, name, &length) != NC_NOERR) return "";
+  std::string value(length, '\0');
+  if (nc_get_att_text(id, var, name, value.data()) != NC_NOERR) return "";
+  return value;
+}
 
 void text(const Checker& check, int id, int var, const char* name, const std::string& value) {
   if (!value.empty()) check(nc_put_att_text(id, var, name, value.size(), value.c_str()), name);
@@ -72,6 +82,89 @@ void append_profiles(const std::string& path, const std::vector<double>& z, doub
     check(nc_put_vara_double(id, var, start, count, v.values.data()), v.name);
   }
   check(nc_close(id), "close");
+}
+
+int write_profile_means(const std::string& profiles_path, const std::string& out_path, double t0, double t1) {
+  const Checker read{profiles_path, "reading"};
+  int id, dim, var;
+  read(nc_open(profiles_path.c_str(), NC_NOWRITE, &id), "open");
+  size_t records = 0, levels = 0;
+  read(nc_inq_dimid(id, "time", &dim), "time");
+  const int time_dim = dim;
+  read(nc_inq_dimlen(id, dim, &records), "time");
+  read(nc_inq_dimid(id, "z", &dim), "z");
+  read(nc_inq_dimlen(id, dim, &levels), "z");
+  std::vector<double> times(records), z(levels);
+  read(nc_inq_varid(id, "time", &var), "time");
+  if (records > 0) read(nc_get_var_double(id, var, times.data()), "time");
+  read(nc_inq_varid(id, "z", &var), "z");
+  read(nc_get_var_double(id, var, z.data()), "z");
+  // The last record of each time in the window.
+  std::map<double, size_t> chosen;
+  for (size_t r = 0; r < records; ++r)
+    if (times[r] >= t0 && times[r] <= t1) chosen[times[r]] = r;
+  if (chosen.empty()) {
+    nc_close(id);
+    return 0;
+  }
+  int nvars = 0;
+  read(nc_inq_nvars(id, &nvars), "variables");
+  std::vector<ProfileVariable> means;
+  std::vector<double> row(levels);
+  for (int v = 0; v < nvars; ++v) {
+    int ndims = 0, dims[NC_MAX_VAR_DIMS];
+    char name[NC_MAX_NAME + 1];
+    read(nc_inq_var(id, v, name, nullptr, &ndims, dims, nullptr), "variables");
+    if (ndims != 2 || dims[0] != time_dim) continue;
+    ProfileVariable m{name, attribute(id, v, "long_name"), attribute(id, v, "standard_name"),
+                      attribute(id, v, "units"), std::vector<double>(levels, 0.0)};
+    for (const auto& [t, r] : chosen) {  // ascending time: the same order on every run
+      const size_t start[2] = {r, 0}, count[2] = {1, levels};
+      read(nc_get_vara_double(id, v, start, count, row.data()), name);
+      for (size_t k = 0; k < levels; ++k) m.values[k] += row[k];
+    }
+    for (double& x : m.values) x /= static_cast<double>(chosen.size());
+    means.push_back(std::move(m));
+  }
+  const std::string title = attribute(id, NC_GLOBAL, "title");
+  nc_close(id);
+
+  const std::string tmp = out_path + ".tmp";
+  const Checker check{tmp};
+  int out, zdim, z_var;
+  check(nc_create(tmp.c_str(), NC_NETCDF4 | NC_CLOBBER, &out), "create");
+  check(nc_def_dim(out, "z", levels, &zdim), "z");
+  text(check, out, NC_GLOBAL, "Conventions", "CF-1.8");
+  text(check, out, NC_GLOBAL, "title", title + ", time mean");
+  text(check, out, NC_GLOBAL, "comment",
+       "time means of the records of " + std::filesystem::path(profiles_path).filename().string() +
+           " in the window; a time recorded twice (after a restart) counts once");
+  const double window[2] = {chosen.begin()->first, chosen.rbegin()->first};
+  check(nc_put_att_double(out, NC_GLOBAL, "time_window", NC_DOUBLE, 2, window), "time_window");
+  const int count = static_cast<int>(chosen.size());
+  check(nc_put_att_int(out, NC_GLOBAL, "records", NC_INT, 1, &count), "records");
+  check(nc_def_var(out, "z", NC_DOUBLE, 1, &zdim, &z_var), "z");
+  text(check, out, z_var, "standard_name", "height");
+  text(check, out, z_var, "units", "m");
+  text(check, out, z_var, "axis", "Z");
+  text(check, out, z_var, "positive", "up");
+  std::vector<int> ids;
+  for (const auto& m : means) {
+    check(nc_def_var(out, m.name.c_str(), NC_DOUBLE, 1, &zdim, &var), m.name);
+    text(check, out, var, "long_name", m.long_name);
+    text(check, out, var, "standard_name", m.standard_name);
+    text(check, out, var, "units", m.units);
+    text(check, out, var, "cell_methods", "time: mean");
+    ids.push_back(var);
+  }
+  check(nc_enddef(out), "enddef");
+  check(nc_put_var_double(out, z_var, z.data()), "z");
+  for (size_t i = 0; i < means.size(); ++i) check(nc_put_var_double(out, ids[i], means[i].values.data()), means[i].name);
+  check(nc_close(out), "close");
+  std::error_code ec;
+  std::filesystem::rename(tmp, out_path, ec);
+  if (ec) throw RunError("cannot rename '" + tmp + "' to '" + out_path + "': " + ec.message());
+  return count;
 }
 
 }  // namespace squall::io

@@ -1,8 +1,10 @@
 #include "solver/profiles.hpp"
 
+#include <cstdio>
 #include <filesystem>
 
 #include "core/error.hpp"
+#include "core/log.hpp"
 #include "core/reproducible_sum.hpp"
 #include "io/netcdf_profiles.hpp"
 
@@ -134,6 +136,34 @@ void write_profiles(const std::string& path, const physics::VariableInfo& info, 
     variables.push_back({"cloud_fraction", "fraction of the level with q_l > 1e-5 kg/kg",
                          "cloud_area_fraction_in_atmosphere_layer", "1", cloud_fraction});
   io::append_profiles(path, g.axes[2], time, variables, "Squall " + case_name + " profiles");
+}
+
+void write_mean_profiles(const std::string& output_dir, const Config& config, MPI_Comm comm) {
+  const auto& w = config.output.profiles_mean_window;
+  int rank = 0;
+  MPI_Comm_rank(comm, &rank);
+  std::string error;
+  int records = 0;
+  if (rank == 0) {
+    try {
+      records = io::write_profile_means(output_dir + "/profiles.nc", output_dir + "/profiles_mean.nc", w[0], w[1]);
+    } catch (const RunError& e) {
+      error = e.what();
+    }
+  }
+  int length = static_cast<int>(error.size());
+  MPI_Bcast(&length, 1, MPI_INT, 0, comm);
+  error.resize(length);
+  MPI_Bcast(error.data(), length, MPI_CHAR, 0, comm);
+  if (!error.empty()) throw RunError(error);
+  if (rank != 0) return;
+  char window[96];
+  std::snprintf(window, sizeof window, "%g-%g s", w[0], w[1]);
+  if (records == 0)
+    log::warn(std::string("no profiles in output.profiles_mean_window (") + window + "): no profiles_mean.nc");
+  else
+    log::info("wrote " + output_dir + "/profiles_mean.nc: the mean of " + std::to_string(records) +
+              " profile times in " + window);
 }
 
 }  // namespace squall

@@ -7,6 +7,7 @@
 
 #include <string>
 
+#include "core/config.hpp"
 #include "solver/field_output.hpp"
 
 namespace squall {
@@ -18,5 +19,10 @@ void start_profiles(const std::string& path, bool restarted, MPI_Comm comm);
 /// Computes the profiles (collective) and appends them to `path` (rank 0).
 void write_profiles(const std::string& path, const physics::VariableInfo& info, const GridValues& g, double time,
                     MPI_Comm comm, const std::string& case_name);
+
+/// output.profiles_mean_window: rank 0 writes output_dir/profiles_mean.nc, the time means
+/// of profiles.nc over the window (io::write_profile_means), and says so; every rank
+/// learns whether it failed and throws the same RunError (collective).
+void write_mean_profiles(const std::string& output_dir, const Config& config, MPI_Comm comm);
 
 }  // namespace squall

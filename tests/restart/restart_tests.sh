@@ -68,6 +68,26 @@ bomex)
   for key in energy_budget_residual water_budget_residual; do
     $check bound r3/summary.json conservation.$key 1e-13 || fail "$key after the restart"
   done
+  # profiles_mean.nc: the time mean of profiles.nc over a window, and the same after a
+  # restart from an earlier checkpoint in place (which writes the later records twice).
+  margs=("${bargs[@]}" --set output.profiles_interval=4 --set "output.profiles_mean_window=[8.0,40.0]")
+  prun 1 --output means "${margs[@]}" --set output.checkpoint_steps=10 || fail "run with profile means"
+  [ -f means/profiles_mean.nc ] || fail "no profiles_mean.nc"
+  /usr/bin/python3 "$here/../regression/check_profile_means.py" means/profiles.nc means/profiles_mean.nc 8 40 ||
+    fail "profiles_mean.nc is not the mean of profiles.nc"
+  cp means/profiles_mean.nc mean_first.nc
+  prun 1 --output means "${margs[@]}" --restart means/checkpoint_000010.h5 || fail "restart in place"
+  /usr/bin/python3 "$here/../regression/check_profile_means.py" means/profiles.nc means/profiles_mean.nc 8 40 ||
+    fail "profiles_mean.nc after the restart is not the mean of profiles.nc"
+  /usr/bin/python3 - mean_first.nc means/profiles_mean.nc <<'PY' || fail "the means changed after the restart"
+import sys
+import numpy as np
+import xarray as xr
+a, b = xr.open_dataset(sys.argv[1]), xr.open_dataset(sys.argv[2])
+bad = [n for n in a.data_vars if not np.array_equal(a[n].values, b[n].values)]
+print("differ:", bad) if bad else print(len(a.data_vars), "mean profiles unchanged")
+sys.exit(1 if bad else 0)
+PY
   ;;
 case_state)
   # A case's numbers survive a restart (Case::saved_state; CASE: taylor_green, whose
