@@ -16,6 +16,8 @@
 # Everything lands in OUT (default ./gpu_check): ctest logs, bench.csv files,
 # results.md with the verdicts. Exit status 0 only when every check passed.
 #
+# Last, BOMEX at the intercomparison's resolution for SQUALL_GPU_BOMEX_SECONDS (default
+# 300) of wall time: its time to solution.
 # Environment: SQUALL_GPU_JOBS (build jobs, default nproc), SQUALL_GPU_SKIP_VENDOR=1 to
 # build and time the strict configuration only (about half the time), CMAKE_ARGS (extra
 # configure arguments, e.g. -DCMAKE_CUDA_ARCHITECTURES=90).
@@ -97,6 +99,27 @@ for size in "--elements 16,16,16" "--dof 1e7"; do
         python3 -c "import sys; print(f', ratio {float(sys.argv[1]) / float(sys.argv[2]):.3f}')" "$s" "$v")"
   done
 done
+
+# BOMEX at the intercomparison's resolution (cases/bomex.toml) for a fixed wall time,
+# stopped by SIGTERM (the run stops at the next step and writes its checkpoint and
+# summary): its time to solution, in simulated hours per wall-clock hour.
+bomex_seconds=${SQUALL_GPU_BOMEX_SECONDS:-300}
+log ""
+log "## BOMEX (cases/bomex.toml, 16 x 16 x 19 elements, N = 4) for $bomex_seconds s of wall time"
+timeout -s TERM "$bomex_seconds" "$out/build-strict/squall" run "$here/cases/bomex.toml" --output "$out/bomex" \
+  --quiet >"$out/bomex.log" 2>&1
+if python3 - "$out/bomex/summary.json" >>"$results" <<'PY'; then
+import json, sys
+s = json.load(open(sys.argv[1]))
+rate = s["final_time"] / s["wall_seconds"]
+print(f"- t = {s['final_time']:.0f} s in {s['wall_seconds']:.0f} s of loop wall time: {rate:.2f} simulated h per "
+      f"wall h (6 h in {6 / rate:.1f} h), PID {s['pid_seconds']:.3g} s, LWP {s['case_diagnostics']['lwp']:.4g} kg m-2")
+PY
+  tail -1 "$results"
+else
+  log "- BOMEX: no summary (see $out/bomex.log)"
+  status=1
+fi
 
 log ""
 log "Overall: $([ $status -eq 0 ] && echo 'every check passed' || echo 'FAILED')"
