@@ -145,6 +145,15 @@ def window_mean(times, values, window):
     return sum(picked) / len(picked) if picked else float("nan")
 
 
+def save(plt, fig, axes, title, path):
+    """The legend of the first panel, the title, and the picture to path."""
+    axes[0, 0].legend(fontsize=8)
+    fig.suptitle(title)
+    fig.tight_layout()
+    fig.savefig(path, dpi=110)
+    plt.close(fig)
+
+
 def analyse(args, run_dir, out):
     import matplotlib
     matplotlib.use("Agg")
@@ -248,11 +257,7 @@ def analyse(args, run_dir, out):
         ax.grid(alpha=0.3)
     for ax in axes[:, 0]:
         ax.set_ylabel("z [m]")
-    axes[0, 0].legend(fontsize=8)
-    fig.suptitle(f"BOMEX ({os.path.basename(args.config)}): mean profiles")
-    fig.tight_layout()
-    fig.savefig(os.path.join(out, "profiles.png"), dpi=110)
-    plt.close(fig)
+    save(plt, fig, axes, f"BOMEX ({os.path.basename(args.config)}): mean profiles", os.path.join(out, "profiles.png"))
 
     # Time series, with the intercomparison's spread over the window.
     hours = [tt / 3600 for tt in times]
@@ -266,11 +271,7 @@ def analyse(args, run_dir, out):
         ax.grid(alpha=0.3)
     for ax in axes[1]:
         ax.set_xlabel("time [h]")
-    axes[0, 0].legend(fontsize=8)
-    fig.suptitle(f"BOMEX ({os.path.basename(args.config)}): time series")
-    fig.tight_layout()
-    fig.savefig(os.path.join(out, "timeseries.png"), dpi=110)
-    plt.close(fig)
+    save(plt, fig, axes, f"BOMEX ({os.path.basename(args.config)}): time series", os.path.join(out, "timeseries.png"))
 
     with open(os.path.join(out, "results.md")) as f:
         print(f.read())
