@@ -10,7 +10,8 @@ Runs the configuration to --end-time (6 h) with a checkpoint every --checkpoint-
   - the hour 3-6 (--window) mean profiles of theta_l, q_t, q_l, cloud fraction, u, v,
     w'w', w'theta_l', w'q_t' against the initial ones (profiles.png);
   - the time series of cloud cover, liquid water path, cloud base and top
-    (timeseries.png);
+    (timeseries.png), and the clouds of the last field file (clouds.png: the liquid
+    water path from above, q_l and w in a vertical section);
   - a table of the window means against the values of the intercomparison, with their
     spread and the figure they are read from (results.md, results.csv), and the checks
     the BOMEX case must pass (clouds within the first hour; the cloud layer; theta_l and
@@ -272,6 +273,35 @@ def analyse(args, run_dir, out):
     for ax in axes[1]:
         ax.set_xlabel("time [h]")
     save(plt, fig, axes, f"BOMEX ({os.path.basename(args.config)}): time series", os.path.join(out, "timeseries.png"))
+
+    # The clouds of the last field file: the liquid water path seen from above, and the
+    # liquid water in the x-z plane through its wettest column.
+    import glob
+    files = sorted(glob.glob(os.path.join(run_dir, "fields_*.nc")))
+    if files:
+        f = xr.open_dataset(files[-1]).isel(time=0)
+        lwp = 1000 * (f["rho"] * f["ql"]).integrate("z")  # g m-2, trapezoids on the output grid
+        j = int(lwp.max("x").argmax())
+        fig, axes = plt.subplots(1, 2, figsize=(12, 5), gridspec_kw={"width_ratios": [1, 1.3]})
+        m = axes[0].pcolormesh(f["x"] / 1000, f["y"] / 1000, lwp, cmap="Blues", shading="auto")
+        fig.colorbar(m, ax=axes[0], label="LWP [g m⁻²]")
+        axes[0].axhline(float(f["y"][j]) / 1000, color="C3", lw=0.8)
+        axes[0].set_xlabel("x [km]")
+        axes[0].set_ylabel("y [km]")
+        axes[0].set_aspect("equal")
+        section = f.isel(y=j)
+        m = axes[1].pcolormesh(section["x"] / 1000, section["z"], 1000 * section["ql"], cmap="Blues", shading="auto")
+        fig.colorbar(m, ax=axes[1], label="q_l [g/kg]")
+        axes[1].contour(section["x"] / 1000, section["z"], section["w"], levels=[-1, 1], colors=["C0", "C3"],
+                        linewidths=0.8)
+        axes[1].set_xlabel("x [km]")
+        axes[1].set_ylabel("z [m]")
+        axes[1].set_ylim(0, 2500)
+        axes[1].set_title("q_l at the red line; w = ±1 m/s contours", fontsize=9)
+        fig.suptitle(f"BOMEX ({os.path.basename(args.config)}): clouds at t = {float(f['time']) / 3600:.1f} h")
+        fig.tight_layout()
+        fig.savefig(os.path.join(out, "clouds.png"), dpi=110)
+        plt.close(fig)
 
     with open(os.path.join(out, "results.md")) as f:
         print(f.read())
