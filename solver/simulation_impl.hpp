@@ -328,8 +328,9 @@ void run_equations(const RunContext& ctx, std::unique_ptr<Case> the_case) {
                               (ctx.timers.seconds("output") + ctx.timers.seconds("checkpoint") - output_seconds_before);
   if (run.t != last_output_time) output(run.output_count + 1);
   if (schedule.profiles_interval > 0) profiles();
-  if (config.output.profiles_mean_window.size() == 2) write_mean_profiles(ctx.output_dir, config, comm);
   const std::string final_checkpoint = checkpoint();
+  // After the checkpoint, so that a failure to write the means loses nothing.
+  if (config.output.profiles_mean_window.size() == 2) write_mean_profiles(ctx.output_dir, config, comm);
   if (stop_signal != 0)
     log::warn("stopped by signal " + std::to_string(stop_signal) + " at step " + std::to_string(run.step) +
               ", t = " + std::to_string(run.t) + " s; state saved in " + final_checkpoint +
