@@ -1,7 +1,8 @@
 #pragma once
 /// Subgrid-scale closures: eddy viscosity nu_t from the resolved gradients at one point.
-/// Each closure is a small struct with nu_t(w, exner_p, g) and a turbulent Prandtl number
-/// (exner_p = Pi(p) at the point, which the caller computes once per node); the
+/// Each closure is a small struct with nu_t(eq, w, exner_p, g) and a turbulent Prandtl
+/// number (eq the equation set, w its primitive variables and g its lifted gradients at
+/// the point, exner_p = Pi(p) there, which the caller computes once per node); the
 /// operator picks one at run time by instantiating its kernels for that struct, so the
 /// kernels contain no branch on the closure. Filter width Delta: the geometric mean of
 /// the element edges divided by N + 1 (the mean node spacing).
@@ -23,21 +24,26 @@ KOKKOS_INLINE_FUNCTION Real strain_rate(const Gradients& g) {
 /// No subgrid model: the constant molecular viscosity alone.
 struct ConstantViscosity {
   Real prandtl_t = 1;
-  KOKKOS_INLINE_FUNCTION Real nu_t(const Prim&, Real, const Gradients&) const { return 0; }
+  template <class Eq>
+  KOKKOS_INLINE_FUNCTION Real nu_t(const Eq&, const typename Eq::Prim&, Real, const typename Eq::Gradients&) const {
+    return 0;
+  }
 };
 
 /// Smagorinsky-Lilly with the buoyancy correction of Lilly (1962), Tellus 14, 148-172:
 ///   nu_t = (C_s Delta)^2 |S| sqrt(max(0, 1 - Ri / Pr_t)),  Ri = N^2 / |S|^2,
-///   N^2 = (g / theta) d theta / dz.
+/// N^2 from the equation set: (g / theta) d theta / dz for dry air, the moist form of
+/// theta_rho (unsaturated or saturated) for moist air (buoyancy_frequency_squared).
 struct Smagorinsky {
   Real cs_delta_2;  ///< (C_s Delta)^2 [m^2]
   Real prandtl_t;
   Real gravity;
-  KOKKOS_INLINE_FUNCTION Real nu_t(const Prim& w, Real exner_p, const Gradients& g) const {
+  template <class Eq>
+  KOKKOS_INLINE_FUNCTION Real nu_t(const Eq& eq, const typename Eq::Prim& w, Real exner_p,
+                                   const typename Eq::Gradients& g) const {
     const Real s = strain_rate(g);
     if (!(s > 0)) return 0;
-    const Real theta = w.T / exner_p;
-    const Real n2 = gravity / theta * g.dtheta[2];
+    const Real n2 = eq.buoyancy_frequency_squared(w, exner_p, g, gravity);
     const Real f = 1 - n2 / (s * s) / prandtl_t;
     return f > 0 ? cs_delta_2 * s * math::sqrt(f) : Real(0);
   }
@@ -52,7 +58,8 @@ struct Vreman {
   Real c;
   Real delta_2;  ///< Delta^2 [m^2]
   Real prandtl_t;
-  KOKKOS_INLINE_FUNCTION Real nu_t(const Prim&, Real, const Gradients& g) const {
+  template <class Eq>
+  KOKKOS_INLINE_FUNCTION Real nu_t(const Eq&, const typename Eq::Prim&, Real, const typename Eq::Gradients& g) const {
     Real a[3][3], aa = 0;
     for (int i = 0; i < 3; ++i)
       for (int j = 0; j < 3; ++j) a[i][j] = g.du[j][i], aa += a[i][j] * a[i][j];

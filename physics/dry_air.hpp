@@ -391,6 +391,15 @@ struct DryAir {
     return work;
   }
 
+  /// The squared buoyancy frequency N^2 = (g / theta) d theta / dz at a point (z is axis
+  /// 2), from the lifted gradient of theta: the stratification that Smagorinsky's
+  /// Richardson number reads. exner_p = Pi(p) at the point.
+  KOKKOS_INLINE_FUNCTION Real buoyancy_frequency_squared(const Prim& w, Real exner_p, const Gradients& g,
+                                                         Real gravity) const {
+    const Real theta = w.T / exner_p;
+    return gravity / theta * g.dtheta[2];
+  }
+
   /// Viscous flux along direction d,
   ///   F_v,d = (0, tau_1d, tau_2d, tau_3d, u_j tau_jd + rho c_p kappa dT/dx_d,
   ///            rho D dc_k/dx_d),

@@ -230,6 +230,44 @@ struct MoistAir {
       for (int k = 0; k < K; ++k) g[g_tracer + k] = w.c[k];
     return g;
   }
+  /// The squared buoyancy frequency of moist air, N^2 = (g / theta_rho) d theta_rho / dz,
+  /// with d theta_rho written in the gradients of the two variables a displaced parcel
+  /// keeps, theta_li and q_t (the form of Cuijpers & Duynkerke 1993, J. Atmos. Sci. 50,
+  /// 3894-3908, that LES codes use for the buoyancy flux; derived here for this code's
+  /// theta_li and theta_rho):
+  ///   d theta_rho = A d theta_li + B d q_t.
+  /// Unsaturated air (no condensate): theta_li = theta, theta_rho = theta (1 + eps_v q_t),
+  ///   A = 1 + eps_v q_t,  B = eps_v theta,  eps_v = R_v / R_d - 1.
+  /// Saturated air, where q_v = q_v* and condensation keeps it there as T changes
+  /// (Clausius-Clapeyron at constant pressure, dq_v* = gamma dT, gamma = q_v* L / (R_v T^2),
+  /// L the latent heat of the node's condensate at T, and theta_li's own linear relation
+  /// d theta_li = d theta - L_0 / (c_pd Pi) dq_c with L_0 its weighted L_v0, L_s0):
+  ///   A = (1 - q_t + (R_v / R_d) q_v* + q_v* L / (R_d T)) / (1 + L_0 gamma / c_pd),
+  ///   B = A L_0 / (c_pd Pi) - theta.
+  /// In a cloud A is about a half and B is small, so a cloud layer with a stable theta_li
+  /// gradient can be neutral or unstable for a saturated parcel. Whether a node is
+  /// saturated is all or nothing (q_c > 0), as in most LES closures; the slope of the
+  /// liquid fraction in the mixed-phase range is left out of gamma.
+  KOKKOS_INLINE_FUNCTION Real buoyancy_frequency_squared(const Prim& w, Real exner_p, const Gradients& g,
+                                                         Real gravity) const {
+    const Real theta = w.T / exner_p;
+    const Real ratio = thermo.water.R_v / gas.R_d;
+    const Real q_c = w.q_l + w.q_i;
+    const Real q_v = w.q_t - q_c;
+    const Real theta_rho = theta * (1 - w.q_t + ratio * q_v);
+    Real a, b;
+    if (q_c > 0) {
+      const Real L = (w.q_l * thermo.latent_heat_vapor(w.T) + w.q_i * thermo.latent_heat_sublim(w.T)) / q_c;
+      const Real L_0 = (w.q_l * thermo.water.LH_v0 + w.q_i * thermo.water.LH_s0) / q_c;
+      const Real gamma = q_v * L / (thermo.water.R_v * w.T * w.T);
+      a = (1 - w.q_t + ratio * q_v + q_v * L / (gas.R_d * w.T)) / (1 + L_0 * gamma / gas.cp_d);
+      b = a * L_0 / (gas.cp_d * exner_p) - theta;
+    } else {
+      a = 1 + (ratio - 1) * w.q_t;
+      b = (ratio - 1) * theta;
+    }
+    return gravity / theta_rho * (a * g.dtheta[2] + b * g.dc[0][2]);
+  }
   /// h_v - h_d at T: the enthalpy diffusing water carries relative to dry air.
   KOKKOS_INLINE_FUNCTION Real water_enthalpy_excess(Real T) const {
     const Real cv_v = thermo.water.cp_v - thermo.water.R_v;

@@ -213,7 +213,7 @@ struct NodeViscousFlux {
     const Eq local = eq;
     const typename Eq::Prim w = node_primitive(local, load<Eq>(q, e, n), aux(e, Eq::a_phi, n), th, e, n);
     const Real exner_p = !need_exner ? Real(1) : pi.extent(0) > 0 ? pi(e, n) : local.exner(w.p);
-    const Real nu_t = closure.nu_t(w, exner_p, gr);
+    const Real nu_t = closure.nu_t(local, w, exner_p, gr);
     const Real nu_total = nu + nu_t, kappa_total = kappa + nu_t / closure.prandtl_t;
     const Real tracer_total = Eq::ntracers > 0 ? tracer_diffusivity + nu_t / schmidt_t : Real(0);
     store<0>(local, w, gr, nu_total, kappa_total, tracer_total, exner_p, f);

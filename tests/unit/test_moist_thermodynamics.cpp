@@ -167,6 +167,7 @@ TEST_CASE("potential temperatures of moist air", "[moist]") {
 }
 
 // The moist-air equation set (physics/moist_air.hpp).
+#include "physics/closures.hpp"
 #include "physics/moist_air.hpp"
 
 namespace {
@@ -236,6 +237,71 @@ TEST_CASE("moist air: diffusion moves water down its gradient with its enthalpy;
   CHECK(f[Moist::i_rhoe] == Approx(eq.water_enthalpy_excess(w.T) * f[Moist::i_rhoqt]));
   CHECK(eq.water_enthalpy_excess(w.T) ==
         Approx(2.5008e6 + (1859.0 - 1004.0) * (w.T - 273.16) - 287.0 * 273.16).epsilon(1e-13));
+}
+
+namespace {
+// A node's primitive variables in equilibrium at temperature T, pressure p and total
+// water q_t (liquid only): vapour up to q_v*(T, p), the rest liquid.
+Moist::Prim equilibrium_at_pressure(const Moist& eq, double T, double p, double q_t) {
+  Moist::Prim w{};
+  const double q_vs = eq.thermo.q_vap_saturation_from_pressure(T, p, q_t, 1.0);
+  w.T = T, w.p = p, w.q_t = q_t, w.q_l = std::max(0.0, q_t - q_vs), w.q_i = 0;
+  w.rho = p / (eq.thermo.gas_constant(w.partition()) * T);
+  return w;
+}
+double theta_li_of(const Moist& eq, const Moist::Prim& w) {
+  return eq.thermo.liquid_ice_potential_temperature(w.T, eq.exner(w.p), w.partition());
+}
+double theta_rho_of(const Moist& eq, const Moist::Prim& w) {
+  return eq.thermo.density_potential_temperature(w.T, eq.exner(w.p), w.partition());
+}
+}  // namespace
+
+TEST_CASE("moist air: N^2 from the gradients of theta_li and q_t, unsaturated and saturated", "[moist]") {
+  // Two parcels at one pressure, T +- dT and q_t +- dq apart (1 m apart in z): the
+  // change of theta_rho between them against N^2 theta_rho / g from the same changes of
+  // theta_li and q_t. Phase changes happen at constant pressure in both, as in the
+  // derivation; the residual is the second-order term and q_v*'s pressure form.
+  const Moist eq = moist_air();
+  const double p = 90000, dT = 0.01, dq = 2e-6;
+  struct Case {
+    double T, q_t;
+    bool saturated;
+  };
+  for (const Case c : {Case{290.0, 0.010, false}, Case{290.0, 0.016, true}, Case{283.0, 0.012, true},
+                       Case{300.0, 0.005, false}}) {
+    for (const double sq : {1.0, -1.0, 0.0}) {
+      const Moist::Prim w = equilibrium_at_pressure(eq, c.T, p, c.q_t);
+      REQUIRE((w.q_l > 0) == c.saturated);
+      const Moist::Prim hi = equilibrium_at_pressure(eq, c.T + dT, p, c.q_t + sq * dq);
+      const Moist::Prim lo = equilibrium_at_pressure(eq, c.T - dT, p, c.q_t - sq * dq);
+      REQUIRE((hi.q_l > 0) == c.saturated);
+      REQUIRE((lo.q_l > 0) == c.saturated);
+      Moist::Gradients g{};
+      g.dtheta[2] = (theta_li_of(eq, hi) - theta_li_of(eq, lo)) / 2;
+      g.dc[0][2] = (hi.q_t - lo.q_t) / 2;
+      const double change = (theta_rho_of(eq, hi) - theta_rho_of(eq, lo)) / 2;
+      const double n2 = eq.buoyancy_frequency_squared(w, eq.exner(p), g, 9.81);
+      CHECK(n2 * theta_rho_of(eq, w) / 9.81 == Approx(change).epsilon(0.01).margin(1e-9 * std::abs(change)));
+    }
+  }
+  // In a cloud, warming with height at a fixed q_t is far less stabilising than in clear
+  // air: a saturated parcel lifted 1 m condenses and warms (A is about a half).
+  Moist::Gradients stable{};
+  stable.dtheta[2] = 3e-3;  // 3 K/km
+  const double clear = eq.buoyancy_frequency_squared(equilibrium_at_pressure(eq, 290.0, p, 0.010), eq.exner(p), stable, 9.81);
+  const double cloud = eq.buoyancy_frequency_squared(equilibrium_at_pressure(eq, 290.0, p, 0.016), eq.exner(p), stable, 9.81);
+  CHECK(clear == Approx(9.81 / (290.0 / eq.exner(p)) * 3e-3).epsilon(0.01));  // g / theta dtheta/dz
+  CHECK(cloud > 0.3 * clear);
+  CHECK(cloud < 0.7 * clear);
+  // Smagorinsky reads it: a shear whose Ri = N^2/|S|^2 is above Pr_t in clear air (off)
+  // keeps an eddy viscosity in the cloud.
+  const Smagorinsky smagorinsky{0.17 * 0.17 * 25 * 25, 1.0 / 3, 9.81};
+  Moist::Gradients sheared = stable;
+  sheared.du[0][2] = std::sqrt(3 * clear / 1.1);  // |S| = du/dz, so Ri = 1.1 Pr_t in clear air
+  const double pi = eq.exner(p);
+  CHECK(smagorinsky.nu_t(eq, equilibrium_at_pressure(eq, 290.0, p, 0.010), pi, sheared) == 0.0);
+  CHECK(smagorinsky.nu_t(eq, equilibrium_at_pressure(eq, 290.0, p, 0.016), pi, sheared) > 0.0);
 }
 
 TEST_CASE("moist air: derived fields; dry air's sound speed at q_t = 0", "[moist]") {

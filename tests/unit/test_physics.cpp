@@ -140,21 +140,21 @@ TEST_CASE("closures: zero without strain, Vreman zero in pure shear, buoyancy da
   const Vreman vreman{2.5 * 0.17 * 0.17, 25 * 25, 1.0 / 3};
   const double pi = eq.exner(w.p);  // the Exner function at the point, as the operator passes it
   const Gradients rotation = gradients({{0, -0.5, 0}, {0.5, 0, 0}, {0, 0, 0}});
-  CHECK(smagorinsky.nu_t(w, pi, gradients({{0, 0, 0}, {0, 0, 0}, {0, 0, 0}})) == 0.0);
-  CHECK(smagorinsky.nu_t(w, pi, rotation) == 0.0);
-  CHECK(vreman.nu_t(w, pi, gradients({{0, 0, 0}, {0, 0, 0}, {0, 0, 0}})) == 0.0);
+  CHECK(smagorinsky.nu_t(eq, w, pi, gradients({{0, 0, 0}, {0, 0, 0}, {0, 0, 0}})) == 0.0);
+  CHECK(smagorinsky.nu_t(eq, w, pi, rotation) == 0.0);
+  CHECK(vreman.nu_t(eq, w, pi, gradients({{0, 0, 0}, {0, 0, 0}, {0, 0, 0}})) == 0.0);
   // pure shear u = u(z): Smagorinsky (C_s Delta)^2 |du/dz|, Vreman exactly 0 (Vreman 2004, sec. 3)
   const Gradients shear = gradients({{0, 0, 0.2}, {0, 0, 0}, {0, 0, 0}});
-  CHECK(smagorinsky.nu_t(w, pi, shear) == Approx(0.17 * 0.17 * 25 * 25 * 0.2));
-  CHECK(vreman.nu_t(w, pi, shear) == 0.0);
+  CHECK(smagorinsky.nu_t(eq, w, pi, shear) == Approx(0.17 * 0.17 * 25 * 25 * 0.2));
+  CHECK(vreman.nu_t(eq, w, pi, shear) == 0.0);
   // a general 3D strain: Vreman positive
-  CHECK(vreman.nu_t(w, pi, gradients({{0.1, 0.2, 0}, {0, -0.1, 0.3}, {0.2, 0, 0}})) > 0);
+  CHECK(vreman.nu_t(eq, w, pi, gradients({{0.1, 0.2, 0}, {0, -0.1, 0.3}, {0.2, 0, 0}})) > 0);
   // stable stratification: Ri = N^2 / |S|^2 > Pr_t switches Smagorinsky off, a weaker one reduces it
   const double n2_off = 0.2 * 0.2 * (1.0 / 3) * 1.01;      // N^2 just above Pr_t |S|^2
-  CHECK(smagorinsky.nu_t(w, pi, gradients({{0, 0, 0.2}, {0, 0, 0}, {0, 0, 0}}, n2_off * w.T / eq.exner(w.p) / grav)) == 0.0);
-  const double reduced = smagorinsky.nu_t(w, pi, gradients({{0, 0, 0.2}, {0, 0, 0}, {0, 0, 0}}, 1e-4));
+  CHECK(smagorinsky.nu_t(eq, w, pi, gradients({{0, 0, 0.2}, {0, 0, 0}, {0, 0, 0}}, n2_off * w.T / eq.exner(w.p) / grav)) == 0.0);
+  const double reduced = smagorinsky.nu_t(eq, w, pi, gradients({{0, 0, 0.2}, {0, 0, 0}, {0, 0, 0}}, 1e-4));
   CHECK(reduced > 0);
-  CHECK(reduced < smagorinsky.nu_t(w, pi, shear));
+  CHECK(reduced < smagorinsky.nu_t(eq, w, pi, shear));
 }
 
 TEST_CASE("sponge: zero below its start, full strength at the top, smooth in between", "[physics]") {
