@@ -55,6 +55,20 @@ Real perturbation(Real A, Real x, Real z, Real x_c) {
   return A * c * c;
 }
 
+/// The passive tracers of a moist bubble run (physics.tracers) mark the bubble's air:
+/// each starts as the shape of the perturbation, cos^2(pi L / 2) inside the bubble (1 at
+/// its centre) and 0 outside.
+struct BubbleAir {
+  Real x_c, z_ground;
+  KOKKOS_INLINE_FUNCTION Real operator()(int, Real x, Real, Real z) const {
+    const Real lx = (x - x_c) / bubble_radius, lz = (z - z_ground - bubble_height) / bubble_radius;
+    const Real L = math::sqrt(lx * lx + lz * lz);
+    if (L > 1) return 0;
+    const Real c = math::cos(Real(M_PI) * L / 2);
+    return c * c;
+  }
+};
+
 /// case.amplitude, checked: a finite number of at most 10 K in magnitude.
 Real amplitude(const Config& c) {
   const auto it = c.case_.numbers.find("amplitude");
@@ -216,6 +230,10 @@ class MoistBubble : public Case {
       }
     Kokkos::deep_copy(q, qh);
     Kokkos::deep_copy(aux, ah);
+  }
+
+  void initialize_tracers(const dg::CoordView& x, const dg::StateView& q, int first, int tracers) const override {
+    fill_tracers("case::moist_bubble_tracers", x, q, first, tracers, BubbleAir{x_c_, z_ground_});
   }
 
   std::vector<CaseDiagnostic> diagnostics(const HostSolution& s, MPI_Comm comm) const override {

@@ -250,6 +250,10 @@ def analyse(args, run_dir, out):
     for ax, (name, label, scale) in zip(axes.flat, panels):
         ax.plot(scale * first[name], z, "k--", lw=1, label="t = 0")
         ax.plot(scale * mean[name], z, "C0", lw=2, label=f"{lo / 3600:g}-{hi / 3600:g} h mean")
+        if name + "_sgs" in mean:  # the modelled flux beside the resolved one, and their sum
+            ax.plot(scale * mean[name + "_sgs"], z, "C1:", lw=1.5, label="subgrid")
+            ax.plot(scale * (mean[name] + mean[name + "_sgs"]), z, "C2", lw=1, label="resolved + subgrid")
+            ax.legend(fontsize=7)
         if name in REFERENCE_PROFILES:
             zr, vr, er = zip(*REFERENCE_PROFILES[name])
             ax.errorbar([scale * v for v in vr], zr, xerr=[scale * e for e in er], fmt="o", color="C3", ms=4,

@@ -18,9 +18,11 @@
 
 namespace squall {
 
-/// The most state variables of any equation set of this build (the dry ones and the
-/// tracers), for local arrays.
-inline constexpr int max_state_variables = dg::Equations::nvar + SQUALL_MAX_TRACERS;
+/// The most state variables of any equation set of this build (dry air and its tracers,
+/// moist air, one more, and its tracers), for local arrays.
+inline constexpr int max_state_variables = dg::Equations::nvar + (SQUALL_MAX_TRACERS > 1 + SQUALL_MAX_MOIST_TRACERS
+                                                                      ? SQUALL_MAX_TRACERS
+                                                                      : 1 + SQUALL_MAX_MOIST_TRACERS);
 
 struct SourceArgs {
   Real t;

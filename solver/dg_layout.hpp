@@ -65,4 +65,20 @@ KOKKOS_INLINE_FUNCTION physics::Aux load_aux(const AuxView& aux, int e, int n) {
   return {aux(e, Equations::a_rho_ref, n), aux(e, Equations::a_p_ref, n), aux(e, Equations::a_phi, n)};
 }
 
+/// The quantities DgOperator::subgrid_fluxes forms at each node: the eddy viscosity and
+/// the modelled (eddy plus molecular) vertical fluxes in kinematic units, the turbulent
+/// fluxes that the resolved w'phi' of profiles.nc leave out.
+struct SubgridFlux {
+  enum : int {
+    nu_t = 0,         ///< eddy viscosity [m2 s-1]
+    u_w = 1,          ///< -nu_total (du/dz + dw/dx) [m2 s-2]
+    v_w = 2,          ///< -nu_total (dv/dz + dw/dy) [m2 s-2]
+    w_theta = 3,      ///< the heat flux over rho c_p Pi: of theta (theta_li in moist air) [K m s-1]
+    w_theta_rho = 4,  ///< the theta_rho flux it and the water flux make (= w_theta in dry air) [K m s-1]
+    w_scalar = 5,     ///< then -kappa_total dq_t/dz (moist air) and -D_total dc/dz of each tracer
+  };
+  template <class Eq>
+  static constexpr int count = w_scalar + Eq::nscalars;
+};
+
 }  // namespace squall::dg

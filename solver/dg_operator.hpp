@@ -154,6 +154,13 @@ class DgOperator {
   Real max_molecular_diffusivity() const {
     return std::max(viscosity_, Eq::ntracers > 0 ? std::max(diffusivity_, tracer_diffusivity_) : diffusivity_);
   }
+  /// The SubgridFlux quantities at every node of state q into out (element, quantity,
+  /// node), from the lifted gradients and the closure of the right-hand side, which is
+  /// evaluated once into `scratch` to form them. Collective. What the time loop reads of
+  /// the operator (max_diffusivity, evaluated, the ledger's rates) stays as it was, so
+  /// writing profiles does not change the run. Needs viscous terms.
+  void subgrid_fluxes(Real t, const FlatView& q, const FlatView& scratch, const DeviceView<Real***>& out);
+  bool viscous() const { return viscous_; }
   /// Whether operator() has run since construction.
   bool evaluated() const { return evaluated_; }
 

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <vector>
 
+#include "core/error.hpp"
 #include "core/reproducible_sum.hpp"
 #include "physics/closures.hpp"
 #include "physics/numerical_flux.hpp"

@@ -203,24 +203,69 @@ struct NodeViscousFlux {
   /// element e and returns the node's largest total diffusivity max(nu + nu_t,
   /// kappa + kappa_t, and with tracers D + D_t).
   KOKKOS_FORCEINLINE_FUNCTION Real operator()(int e, int i, int j, int k, Real (&f)[3][nvflux]) const {
-    typename Eq::Gradients gr;
-    lift_gradient_along<0, N, Eq>(b, g, sg, neighbors, e, i, j, k, s0, l0, lift_T, lift_theta, gr);
-    lift_gradient_along<1, N, Eq>(b, g, sg, neighbors, e, i, j, k, s1, l1, lift_T, lift_theta, gr);
-    lift_gradient_along<2, N, Eq>(b, g, sg, neighbors, e, i, j, k, s2, l2, lift_T, lift_theta, gr);
-    const int n = L::node(i, j, k);
     // A local copy of the gas constants: the stores into f cannot alias it, so they stay
     // in registers across the node's fluxes.
     const Eq local = eq;
-    const typename Eq::Prim w = node_primitive(local, load<Eq>(q, e, n), aux(e, Eq::a_phi, n), th, e, n);
-    const Real exner_p = !need_exner ? Real(1) : pi.extent(0) > 0 ? pi(e, n) : local.exner(w.p);
-    const Real nu_t = closure.nu_t(local, w, exner_p, gr);
-    const Real nu_total = nu + nu_t, kappa_total = kappa + nu_t / closure.prandtl_t;
-    const Real tracer_total = Eq::ntracers > 0 ? tracer_diffusivity + nu_t / schmidt_t : Real(0);
+    const Node node = at(local, e, i, j, k);
+    const typename Eq::Gradients& gr = node.gr;
+    const typename Eq::Prim& w = node.w;
+    const Real exner_p = node.exner_p, nu_total = node.nu_total, kappa_total = node.kappa_total,
+               tracer_total = node.tracer_total;
     store<0>(local, w, gr, nu_total, kappa_total, tracer_total, exner_p, f);
     store<1>(local, w, gr, nu_total, kappa_total, tracer_total, exner_p, f);
     store<2>(local, w, gr, nu_total, kappa_total, tracer_total, exner_p, f);
     if constexpr (Eq::ntracers > 0) return math::max(math::max(nu_total, kappa_total), tracer_total);
     return math::max(nu_total, kappa_total);
+  }
+  /// What a node's viscous fluxes are formed from: its lifted gradients, primitive
+  /// variables, Pi(p) and the total diffusivities (molecular and eddy).
+  struct Node {
+    typename Eq::Gradients gr;
+    typename Eq::Prim w;
+    Real exner_p, nu_t, nu_total, kappa_total, tracer_total;
+  };
+  KOKKOS_FORCEINLINE_FUNCTION Node at(const Eq& local, int e, int i, int j, int k) const {
+    Node node;
+    lift_gradient_along<0, N, Eq>(b, g, sg, neighbors, e, i, j, k, s0, l0, lift_T, lift_theta, node.gr);
+    lift_gradient_along<1, N, Eq>(b, g, sg, neighbors, e, i, j, k, s1, l1, lift_T, lift_theta, node.gr);
+    lift_gradient_along<2, N, Eq>(b, g, sg, neighbors, e, i, j, k, s2, l2, lift_T, lift_theta, node.gr);
+    const int n = L::node(i, j, k);
+    node.w = node_primitive(local, load<Eq>(q, e, n), aux(e, Eq::a_phi, n), th, e, n);
+    node.exner_p = !need_exner ? Real(1) : pi.extent(0) > 0 ? pi(e, n) : local.exner(node.w.p);
+    node.nu_t = closure.nu_t(local, node.w, node.exner_p, node.gr);
+    node.nu_total = nu + node.nu_t, node.kappa_total = kappa + node.nu_t / closure.prandtl_t;
+    node.tracer_total = Eq::ntracers > 0 ? tracer_diffusivity + node.nu_t / schmidt_t : Real(0);
+    return node;
+  }
+  /// The subgrid (eddy and molecular) vertical fluxes at node (i, j, k) of element e in
+  /// kinematic units, in the order of SubgridFlux: nu_t; -nu_total (du/dz + dw/dx) and
+  /// the same for v; the heat flux over rho c_p Pi (-kappa_total Pi dtheta/dz or
+  /// -kappa_total dT/dz, each over Pi: a flux of theta, or of theta_li in moist air); its
+  /// theta_rho flux (A and B of the moist stratification; theta's itself in dry air);
+  /// -kappa_total dq_t/dz and -D_total dc/dz of the scalars.
+  KOKKOS_FORCEINLINE_FUNCTION void subgrid(int e, int i, int j, int k, Real* out) const {
+    const Eq local = eq;
+    const Node node = at(local, e, i, j, k);
+    const auto& gr = node.gr;
+    out[SubgridFlux::nu_t] = node.nu_t;
+    out[SubgridFlux::u_w] = -node.nu_total * (gr.du[0][2] + gr.du[2][0]);
+    out[SubgridFlux::v_w] = -node.nu_total * (gr.du[1][2] + gr.du[2][1]);
+    const Real pi_p = need_exner ? node.exner_p : local.exner(node.w.p);
+    const Real heat = theta_diffusion ? gr.dtheta[2] : gr.dT[2] / pi_p;
+    out[SubgridFlux::w_theta] = -node.kappa_total * heat;
+    out[SubgridFlux::w_theta_rho] = out[SubgridFlux::w_theta];
+    if constexpr (Eq::nscalars > 0)
+      for (int t = 0; t < Eq::nscalars; ++t)
+        out[SubgridFlux::w_scalar + t] = -(Eq::moist && t == 0 ? node.kappa_total : node.tracer_total) * gr.dc[t][2];
+    if constexpr (Eq::moist) {
+      // d theta_rho = A d theta_li + B dq_t holds for fluxes as for gradients: N^2 of
+      // the fluxes with g = 1, times theta_rho.
+      typename Eq::Gradients fluxes{};
+      fluxes.dtheta[2] = out[SubgridFlux::w_theta];
+      fluxes.dc[0][2] = out[SubgridFlux::w_scalar];
+      out[SubgridFlux::w_theta_rho] = local.buoyancy_frequency_squared(node.w, pi_p, fluxes, Real(1)) *
+                                      local.thermo.density_potential_temperature(node.w.T, pi_p, node.w.partition());
+    }
   }
   template <int D>
   KOKKOS_FORCEINLINE_FUNCTION void store(const Eq& local, const typename Eq::Prim& w, const typename Eq::Gradients& gr,
@@ -267,6 +312,32 @@ void DgOperator<N, Eq>::lift_and_viscous_flux(const StateView& q, const ClosureM
       for (int v = first_viscous; v < nvar; ++v) FV(e, vflux_index<Eq>(d, v), n) = f[d][v - first_viscous];
     return largest;
   });
+}
+
+template <int N, class Eq>
+void DgOperator<N, Eq>::subgrid_fluxes(Real t, const FlatView& q_flat, const FlatView& scratch,
+                                       const DeviceView<Real***>& out) {
+  if (!viscous_) throw RunError("subgrid fluxes need the viscous terms (physics.viscosity > 0 or a closure)");
+  const Real kept_diffusivity = max_diffusivity_;
+  const bool kept_evaluated = evaluated_;
+  double kept_rates[Eq::nconserved];
+  for (int c = 0; c < Eq::nconserved; ++c) kept_rates[c] = ledger_rates_[c];
+  (*this)(t, q_flat, scratch);  // the gradient variables and face terms of q
+  const StateView q = state_view(q_flat);
+  with_closure([&](const auto& closure) {
+    const auto nv = node_viscous_flux(q, closure);
+    parallel_for_nodes<L::n1>("dg::subgrid_fluxes", elements_,
+                             KOKKOS_LAMBDA(const int e, const int i, const int j, const int k) {
+      Real values[SubgridFlux::count<Eq>];
+      nv.subgrid(e, i, j, k, values);
+      const int n = L::node(i, j, k);
+      for (int c = 0; c < SubgridFlux::count<Eq>; ++c) out(e, c, n) = values[c];
+    });
+  });
+  Kokkos::fence();
+  max_diffusivity_ = kept_diffusivity;
+  evaluated_ = kept_evaluated;
+  for (int c = 0; c < Eq::nconserved; ++c) ledger_rates_[c] = kept_rates[c];
 }
 
 /// Which element-layout viscous kernel order N uses (ViscousElementKernel): by planes, an

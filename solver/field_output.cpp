@@ -35,28 +35,49 @@ void interpolate(const std::vector<double>& M, int n1, const double* in, double*
 
 }  // namespace
 
+namespace {
+
+/// Where the points of this rank's elements lie on the global grid of grid_values: the
+/// axes, this rank's block, and the grid index of point n of local element e.
+struct ElementGrid {
+  int n1;
+  int local_elements[3];
+  GridValues layout;  ///< axes, start and size filled; no fields
+  ElementGrid(const std::vector<double>& lgl_nodes, const mesh::LocalMesh& mesh, std::vector<double>& targets)
+      : n1(static_cast<int>(lgl_nodes.size())) {
+    targets.resize(n1);
+    for (int p = 0; p < n1; ++p) targets[p] = -1.0 + (2.0 * p + 1.0) / n1;
+    const auto& brick = mesh.brick();
+    for (int d = 0; d < 3; ++d) {
+      const int n = brick.elements()[d];
+      const double h = brick.element_size(d), lo = brick.domain()[d][0];
+      for (int e = 0; e < n; ++e)
+        for (int p = 0; p < n1; ++p) layout.axes[d].push_back(lo + (e + (targets[p] + 1) / 2) * h);
+      local_elements[d] = mesh.element_end(d) - mesh.element_begin(d);
+      layout.start[d] = static_cast<size_t>(mesh.element_begin(d)) * n1;
+      layout.size[d] = static_cast<size_t>(local_elements[d]) * n1;
+    }
+  }
+  size_t points() const { return layout.size[0] * layout.size[1] * layout.size[2]; }
+  size_t at(int e, int n) const {
+    const int li = e % local_elements[0], lj = (e / local_elements[0]) % local_elements[1],
+              lk = e / (local_elements[0] * local_elements[1]);
+    const size_t i = li * n1 + n % n1, j = lj * n1 + (n / n1) % n1, k = lk * n1 + n / (n1 * n1);
+    return i + layout.size[0] * (j + layout.size[1] * k);
+  }
+};
+
+}  // namespace
+
 GridValues grid_values(const physics::VariableInfo& info, const DeriveFields& derive, const HostSolution& s,
                        const std::vector<double>& lgl_nodes, const mesh::LocalMesh& mesh) {
   const int nvar = static_cast<int>(info.conservative.size()), nderived = static_cast<int>(info.derived.size());
-  const int n1 = static_cast<int>(lgl_nodes.size());
-  std::vector<double> targets(n1);
-  for (int p = 0; p < n1; ++p) targets[p] = -1.0 + (2.0 * p + 1.0) / n1;
+  std::vector<double> targets;
+  const ElementGrid grid(lgl_nodes, mesh, targets);
+  const int n1 = grid.n1;
   const std::vector<double> M = dg::lagrange_matrix(lgl_nodes, targets);
-
-  const auto& brick = mesh.brick();
-  GridValues g;
-  int local_elements[3];
-  for (int d = 0; d < 3; ++d) {
-    const int n = brick.elements()[d];
-    const double h = brick.element_size(d), lo = brick.domain()[d][0];
-    for (int e = 0; e < n; ++e)
-      for (int p = 0; p < n1; ++p) g.axes[d].push_back(lo + (e + (targets[p] + 1) / 2) * h);
-    local_elements[d] = mesh.element_end(d) - mesh.element_begin(d);
-    g.start[d] = static_cast<size_t>(mesh.element_begin(d)) * n1;
-    g.size[d] = static_cast<size_t>(local_elements[d]) * n1;
-  }
-  const size_t points = g.size[0] * g.size[1] * g.size[2];
-  g.field.assign(nderived, std::vector<double>(points, 0.0));
+  GridValues g = grid.layout;
+  g.field.assign(nderived, std::vector<double>(grid.points(), 0.0));
 
   const int nodes = n1 * n1 * n1;
   std::vector<double> in(nodes);
@@ -67,17 +88,40 @@ GridValues grid_values(const physics::VariableInfo& info, const DeriveFields& de
       for (int n = 0; n < nodes; ++n) in[n] = v < nvar ? s.q(e, v, n) : s.aux(e, dg::Equations::a_phi, n);
       interpolate(M, n1, in.data(), values[v].data());
     }
-    const int li = e % local_elements[0], lj = (e / local_elements[0]) % local_elements[1],
-              lk = e / (local_elements[0] * local_elements[1]);
     for (int n = 0; n < nodes; ++n) {
       for (int v = 0; v < nvar; ++v) q[v] = values[v][n];
       derive(q.data(), values[nvar][n], derived.data());
-      const size_t i = li * n1 + n % n1, j = lj * n1 + (n / n1) % n1, k = lk * n1 + n / (n1 * n1);
-      const size_t at = i + g.size[0] * (j + g.size[1] * k);
+      const size_t at = grid.at(e, n);
       for (int f = 0; f < nderived; ++f) g.field[f][at] = derived[f];
     }
   }
   return g;
+}
+
+std::vector<std::vector<double>> grid_node_values(const HostView<Real***>& v, const std::vector<double>& lgl_nodes,
+                                                  const mesh::LocalMesh& mesh) {
+  std::vector<double> targets;
+  const ElementGrid grid(lgl_nodes, mesh, targets);
+  const int n1 = grid.n1, nodes = n1 * n1 * n1, count = static_cast<int>(v.extent(1));
+  // Linear between neighbouring nodes: the values need not be smooth (an eddy viscosity
+  // is 0 wherever the flow is stable), and the Lagrange polynomial through them would
+  // over- and undershoot (a negative nu_t between nodes).
+  std::vector<double> M(n1 * n1, 0.0);
+  for (int p = 0; p < n1; ++p) {
+    int i = 0;
+    while (i + 2 < n1 && lgl_nodes[i + 1] < targets[p]) ++i;
+    const double s = (targets[p] - lgl_nodes[i]) / (lgl_nodes[i + 1] - lgl_nodes[i]);
+    M[p * n1 + i] = 1 - s, M[p * n1 + i + 1] = s;
+  }
+  std::vector<std::vector<double>> out(count, std::vector<double>(grid.points(), 0.0));
+  std::vector<double> in(nodes), values(nodes);
+  for (int e = 0; e < mesh.element_count(); ++e)
+    for (int c = 0; c < count; ++c) {
+      for (int n = 0; n < nodes; ++n) in[n] = v(e, c, n);
+      interpolate(M, n1, in.data(), values.data());
+      for (int n = 0; n < nodes; ++n) out[c][grid.at(e, n)] = values[n];
+    }
+  return out;
 }
 
 void write_field_file(const std::string& path, const physics::VariableInfo& info, const GridValues& g, double time,

@@ -33,6 +33,13 @@ using DeriveFields = std::function<void(const double* state, double phi, double*
 GridValues grid_values(const physics::VariableInfo& info, const DeriveFields& derive, const HostSolution& s,
                        const std::vector<double>& lgl_nodes, const mesh::LocalMesh& mesh);
 
+/// Values at the LGL nodes, v(element, quantity, node), interpolated to the same grid
+/// points as grid_values, linearly between neighbouring nodes in each direction (no
+/// overshoot: values that are non-negative at the nodes stay so): one vector per
+/// quantity, indexed as GridValues::field.
+std::vector<std::vector<double>> grid_node_values(const HostView<Real***>& v, const std::vector<double>& lgl_nodes,
+                                                  const mesh::LocalMesh& mesh);
+
 void write_field_file(const std::string& path, const physics::VariableInfo& info, const GridValues& g, double time,
                       int order, MPI_Comm comm, const std::string& case_name);
 

@@ -70,7 +70,7 @@ void start_profiles(const std::string& path, bool restarted, MPI_Comm comm) {
 }
 
 void write_profiles(const std::string& path, const physics::VariableInfo& info, const GridValues& g, double time,
-                    MPI_Comm comm, const std::string& case_name) {
+                    MPI_Comm comm, const std::string& case_name, const SubgridProfiles* subgrid) {
   // The dry fields, then every further derived field (the tracers' mixing ratios; moist
   // air's water and its potential temperatures), from f_tracer on.
   const int tracers = static_cast<int>(info.derived.size()) - F::f_tracer;
@@ -104,6 +104,13 @@ void write_profiles(const std::string& path, const physics::VariableInfo& info, 
     cloud_fraction = level_means(g, 1, comm, [&](size_t at, size_t, double* out) {
       out[0] = g.field[ql_field][at] > 1e-5 ? 1.0 : 0.0;
     })[0];
+  std::vector<std::vector<double>> modelled;
+  if (subgrid) {
+    const int count = static_cast<int>(subgrid->field.size());
+    modelled = level_means(g, count, comm, [&](size_t at, size_t, double* out) {
+      for (int c = 0; c < count; ++c) out[c] = subgrid->field[c][at];
+    });
+  }
   int rank = 0;
   MPI_Comm_rank(comm, &rank);
   if (rank != 0) return;
@@ -135,6 +142,25 @@ void write_profiles(const std::string& path, const physics::VariableInfo& info, 
   if (ql_field >= 0)
     variables.push_back({"cloud_fraction", "fraction of the level with q_l > 1e-5 kg/kg",
                          "cloud_area_fraction_in_atmosphere_layer", "1", cloud_fraction});
+  if (subgrid) {
+    using S = dg::SubgridFlux;
+    const std::string heat = subgrid->moist ? "theta_li" : "theta";
+    variables.push_back({"nu_t", "horizontal mean of the eddy viscosity", "", "m2 s-1", modelled[S::nu_t]});
+    variables.push_back({"u_w_sgs", "subgrid momentum flux u'w' (eddy and molecular stress)", "", "m2 s-2",
+                         modelled[S::u_w]});
+    variables.push_back({"v_w_sgs", "subgrid momentum flux v'w' (eddy and molecular stress)", "", "m2 s-2",
+                         modelled[S::v_w]});
+    variables.push_back({"w_" + heat + "_sgs", "subgrid vertical flux w'" + heat + "' (the heat flux over rho c_p Pi)",
+                         "", "K m s-1", modelled[S::w_theta]});
+    if (subgrid->moist)
+      variables.push_back({"w_theta_v_sgs", "subgrid vertical flux w'theta_v' of its theta_li and q_t fluxes", "",
+                           "K m s-1", modelled[S::w_theta_rho]});
+    for (size_t t = 0; t < subgrid->scalars.size(); ++t) {
+      const std::string& name = subgrid->scalars[t];
+      variables.push_back({"w_" + name + "_sgs", "subgrid vertical flux w'" + name + "'", "",
+                           flux_units(subgrid->scalar_units[t]), modelled[S::w_scalar + t]});
+    }
+  }
   io::append_profiles(path, g.axes[2], time, variables, "Squall " + case_name + " profiles");
 }
 

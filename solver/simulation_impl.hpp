@@ -216,6 +216,32 @@ void run_equations(const RunContext& ctx, std::unique_ptr<Case> the_case) {
   double loop_start = MPI_Wtime();
   double last_output_time = -1, last_row_time = -1;
 
+  // With viscous terms, profiles.nc also gets the modelled (subgrid) fluxes, which one
+  // more evaluation of the right-hand side per profile time forms.
+  FlatView subgrid_scratch;
+  DeviceView<Real***> subgrid_nodes;
+  HostView<Real***> subgrid_host;
+  SubgridProfiles subgrid;
+  if (rhs.viscous()) {
+    subgrid.moist = Eq::moist;
+    if (Eq::moist) subgrid.scalars.push_back("qt"), subgrid.scalar_units.push_back("kg kg-1");
+    for (int k = 0; k < Eq::ntracers; ++k) {
+      subgrid.scalars.push_back(info.derived[Eq::f_tracer + k].name);
+      subgrid.scalar_units.push_back(info.derived[Eq::f_tracer + k].units);
+    }
+  }
+  const auto profiles_now = [&](const GridValues& grid) {
+    if (!rhs.viscous()) return write_profiles(ctx.output_dir + "/profiles.nc", info, grid, run.t, comm, case_name);
+    if (subgrid_nodes.extent(0) == 0) {
+      subgrid_scratch = FlatView("dg::subgrid_scratch", q_flat.extent(0));
+      subgrid_nodes = DeviceView<Real***>("dg::subgrid_fluxes", elements, dg::SubgridFlux::count<Eq>, L::nodes);
+      subgrid_host = HostView<Real***>("dg::subgrid_fluxes_host", elements, dg::SubgridFlux::count<Eq>, L::nodes);
+    }
+    rhs.subgrid_fluxes(run.t, q_flat, subgrid_scratch, subgrid_nodes);
+    Kokkos::deep_copy(subgrid_host, subgrid_nodes);
+    subgrid.field = grid_node_values(subgrid_host, lgl_nodes, mesh);
+    write_profiles(ctx.output_dir + "/profiles.nc", info, grid, run.t, comm, case_name, &subgrid);
+  };
   // A diagnostics row (with the ledger of each conserved quantity: time_loop.hpp) and,
   // with a file index >= 0, field file number `file`.
   const auto output = [&](long file) {
@@ -232,13 +258,11 @@ void run_equations(const RunContext& ctx, std::unique_ptr<Case> the_case) {
     for (double v : the_case->time_series(host, comm)) row.push_back(v);
     if (rank == 0) csv.row(row);
     last_row_time = run.t;
-    const bool with_profiles = file >= 0 && config.output.profiles_interval == 0;
-    if (file >= 0 || with_profiles) {
+    if (file >= 0) {
       const GridValues grid = grid_values(info, derive, host, lgl_nodes, mesh);
-      if (file >= 0)
-        write_field_file(ctx.output_dir + "/" + detail::field_file_name(static_cast<int>(file)), info, grid, run.t, N,
-                         comm, case_name);
-      if (with_profiles) write_profiles(ctx.output_dir + "/profiles.nc", info, grid, run.t, comm, case_name);
+      write_field_file(ctx.output_dir + "/" + detail::field_file_name(static_cast<int>(file)), info, grid, run.t, N,
+                       comm, case_name);
+      if (config.output.profiles_interval == 0) profiles_now(grid);
       last_output_time = run.t;
     }
   };
@@ -250,7 +274,7 @@ void run_equations(const RunContext& ctx, std::unique_ptr<Case> the_case) {
     if (run.t != last_row_time) output(-1);
     ScopedTimer timer(ctx.timers, "output");
     copy_to_host(run.t);
-    write_profiles(ctx.output_dir + "/profiles.nc", info, grid_values(info, derive, host, lgl_nodes, mesh), run.t, comm, case_name);
+    profiles_now(grid_values(info, derive, host, lgl_nodes, mesh));
     last_profile_time = run.t;
   };
   const Schedule schedule(config);
@@ -361,18 +385,25 @@ void run_with_tracers(const RunContext& ctx, std::unique_ptr<Case> the_case, int
   run_equations<N, physics::DryAir<K>>(ctx, std::move(the_case));
 }
 
-/// The time loop at order N: moist air for a moist case, else dry air with the tracers.
+/// The same for moist air, up to SQUALL_MAX_MOIST_TRACERS tracers.
+template <int N, int K = 0>
+void run_moist_with_tracers(const RunContext& ctx, std::unique_ptr<Case> the_case, int tracers) {
+  if constexpr (K < SQUALL_MAX_MOIST_TRACERS) {
+    if (tracers > K) return run_moist_with_tracers<N, K + 1>(ctx, std::move(the_case), tracers);
+  }
+  if (tracers != K)
+    throw InputError(ctx.config.source + ": 'physics.tracers': expected at most " + std::to_string(K) +
+                     " names: a moist run ('" + ctx.case_info.name + "') of this build carries at most " +
+                     std::to_string(K) + " tracers (cmake -DSQUALL_MAX_MOIST_TRACERS)");
+  run_equations<N, physics::MoistAir<K>>(ctx, std::move(the_case));
+}
+
+/// The time loop at order N: moist air for a moist case, else dry air, with the tracers.
 template <int N>
 void run_dg(const RunContext& ctx) {
   const int tracers = static_cast<int>(ctx.config.physics.tracers.size());
   std::unique_ptr<Case> the_case = ctx.case_info.make(ctx.config);
-  if (the_case->moist()) {
-    // Moist air: without tracers for now (one more instantiation per order and count).
-    if (tracers > 0)
-      throw InputError(ctx.config.source + ": physics.tracers: the moist case '" + ctx.case_info.name +
-                       "' carries no passive tracers yet; remove physics.tracers");
-    return run_equations<N, physics::MoistAir<0>>(ctx, std::move(the_case));
-  }
+  if (the_case->moist()) return run_moist_with_tracers<N>(ctx, std::move(the_case), tracers);
   // Water at the surface of a dry case: nothing would carry it.
   for (const auto& [name, value] : {std::pair<const char*, double>{"water_flux", ctx.config.surface.water_flux},
                                     {"moisture_transfer", ctx.config.surface.moisture_transfer}})
