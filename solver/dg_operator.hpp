@@ -204,6 +204,8 @@ class DgOperator {
   NodeViscousFlux<N, Eq, ClosureModel> node_viscous_flux(const StateView& q, const ClosureModel& closure) const;
   template <class ClosureModel>
   void lift_and_viscous_flux(const StateView& q, const ClosureModel& closure);
+  template <class ClosureModel>
+  void subgrid_flux_nodes(const StateView& q, const ClosureModel& closure, const DeviceView<Real***>& out) const;
   ViscousTraces<N, Eq> viscous_traces() const { return {vtrace_, vflux_, kernel_layout_ == KernelLayout::elements}; }
   template <class ClosureModel>
   Real lift_viscous_volume(const StateView& q, const StateView& dq, const ClosureModel& closure,

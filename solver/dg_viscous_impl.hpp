@@ -324,20 +324,27 @@ void DgOperator<N, Eq>::subgrid_fluxes(Real t, const FlatView& q_flat, const Fla
   for (int c = 0; c < Eq::nconserved; ++c) kept_rates[c] = ledger_rates_[c];
   (*this)(t, q_flat, scratch);  // the gradient variables and face terms of q
   const StateView q = state_view(q_flat);
-  with_closure([&](const auto& closure) {
-    const auto nv = node_viscous_flux(q, closure);
-    parallel_for_nodes<L::n1>("dg::subgrid_fluxes", elements_,
-                             KOKKOS_LAMBDA(const int e, const int i, const int j, const int k) {
-      Real values[SubgridFlux::count<Eq>];
-      nv.subgrid(e, i, j, k, values);
-      const int n = L::node(i, j, k);
-      for (int c = 0; c < SubgridFlux::count<Eq>; ++c) out(e, c, n) = values[c];
-    });
-  });
+  with_closure([&](const auto& closure) { subgrid_flux_nodes(q, closure, out); });
   Kokkos::fence();
   max_diffusivity_ = kept_diffusivity;
   evaluated_ = kept_evaluated;
   for (int c = 0; c < Eq::nconserved; ++c) ledger_rates_[c] = kept_rates[c];
+}
+
+/// The kernel of subgrid_fluxes (a member function: CUDA allows no device lambda in a
+/// generic lambda).
+template <int N, class Eq>
+template <class ClosureModel>
+void DgOperator<N, Eq>::subgrid_flux_nodes(const StateView& q, const ClosureModel& closure,
+                                           const DeviceView<Real***>& out) const {
+  const auto nv = node_viscous_flux(q, closure);
+  parallel_for_nodes<L::n1>("dg::subgrid_fluxes", elements_,
+                           KOKKOS_LAMBDA(const int e, const int i, const int j, const int k) {
+    Real values[SubgridFlux::count<Eq>];
+    nv.subgrid(e, i, j, k, values);
+    const int n = L::node(i, j, k);
+    for (int c = 0; c < SubgridFlux::count<Eq>; ++c) out(e, c, n) = values[c];
+  });
 }
 
 /// Which element-layout viscous kernel order N uses (ViscousElementKernel): by planes, an
