@@ -7,6 +7,7 @@
 namespace squall {
 
 void Timers::add(const std::string& name, double seconds) {
+  if (paused_) return;
   Entry& e = entries_[name];
   e.seconds += seconds;
   e.calls += 1;

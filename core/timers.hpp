@@ -25,6 +25,14 @@ class Timers {
   double seconds(const std::string& name) const;
   /// Forgets every phase (e.g. after warm-up steps).
   void clear() { entries_.clear(); }
+  /// While paused, add() does nothing: diagnostic work that runs the phases (the extra
+  /// right-hand side of the subgrid profiles) stays out of their times. Returns the
+  /// previous setting.
+  bool pause(bool paused) {
+    const bool was = paused_;
+    paused_ = paused;
+    return was;
+  }
   long calls(const std::string& name) const;
 
   /// Collective over `comm`. Every rank must pass the same set of phase names (a phase
@@ -37,6 +45,7 @@ class Timers {
     long calls = 0;
   };
   std::map<std::string, Entry> entries_;
+  bool paused_ = false;
 };
 
 /// Times a scope into `timers` under `name`. With `fence`, waits for outstanding device

@@ -158,7 +158,8 @@ class DgOperator {
   /// node), from the lifted gradients and the closure of the right-hand side, which is
   /// evaluated once into `scratch` to form them. Collective. What the time loop reads of
   /// the operator (max_diffusivity, evaluated, the ledger's rates) stays as it was, so
-  /// writing profiles does not change the run. Needs viscous terms.
+  /// writing profiles does not change the run, and the phase timers do not count it.
+  /// Needs viscous terms.
   void subgrid_fluxes(Real t, const FlatView& q, const FlatView& scratch, const DeviceView<Real***>& out);
   bool viscous() const { return viscous_; }
   /// Whether operator() has run since construction.
