@@ -266,6 +266,31 @@ KOKKOS_INLINE_FUNCTION double cos_kernel(double rh, double rl) {
 
 }  // namespace detail
 
+/// A cheap natural logarithm with a proven error bound, for decisions that only need to
+/// know on which side of a threshold a value lies (the caller falls back to the strict
+/// functions when the answer is within the bound). For normal x > 0:
+///   |log_bounded(x) - ln x| <= 7.2e-10 + 2.3e-16 |ln x|.
+/// x = 2^e m, m in [sqrt(1/2), sqrt(2)], ln m = 2 atanh(s), s = (m - 1) / (m + 1),
+/// |s| <= 0.1716, summed to s^9: the remainder is at most 2 |s|^11 / (11 (1 - s^2)) <=
+/// 7.1e-10, and the dozen roundings (relative 2^-53 each, on terms below 0.35, and on
+/// e ln 2) add the rest. Basic operations only, so the same bits everywhere; not
+/// correctly rounded, and not for values (only for comparisons with a margin).
+/// Subnormal, zero, negative, infinite or NaN x: returns NaN, which fails every
+/// comparison, so a caller that asks "is it certainly below?" takes its strict path.
+KOKKOS_INLINE_FUNCTION double log_bounded(double x) {
+  if (!(x >= 2.2250738585072014e-308 && x < detail::inf())) return detail::from_bits(0x7FF8000000000000ull);  // NaN
+  const std::uint64_t u = detail::bits(x);
+  int e = static_cast<int>(u >> 52) - 1023;
+  double m = detail::from_bits((u & 0x000FFFFFFFFFFFFFull) | 0x3FF0000000000000ull);  // [1, 2)
+  if (m > 1.4142135623730951) {
+    m *= 0.5;
+    e += 1;
+  }
+  const double s = (m - 1.0) / (m + 1.0), z = s * s;
+  const double series = 1.0 + z * ((1.0 / 3.0) + z * ((1.0 / 5.0) + z * ((1.0 / 7.0) + z * (1.0 / 9.0))));
+  return static_cast<double>(e) * 0x1.62e42fefa39efp-1 + 2.0 * s * series;
+}
+
 /// e^x.
 KOKKOS_INLINE_FUNCTION double exp(double x) {
   if (detail::is_nan(x)) return x + x;

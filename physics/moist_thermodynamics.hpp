@@ -136,6 +136,27 @@ struct MoistThermodynamics {
     return eps * (1 - q_t) * pv / (p - pv);
   }
 
+  /// True when q_t < q_v*(T, rho) for certain, decided without evaluating q_v*: with
+  /// the logarithm of physics's saturation vapour pressure,
+  ///   ln(q_t rho R_v T / p_tr) < (dc_p / R_v) ln(T / T_tr) + (L_0 - dc_p T_0) / R_v (1 / T_tr - 1 / T),
+  /// both logarithms from math::strict::log_bounded (error below 7.2e-10 + 2.3e-16 |ln|
+  /// each, so below 5e-9 on the difference for |dc_p / R_v| < 6). The margin of 1e-7
+  /// covers that and the rounding of the strict q_v* (a few ulp of a value whose
+  /// logarithm is below 30), so a true answer implies !(q_t > q_vap_saturation(T, rho)).
+  /// False means "perhaps saturated": the caller evaluates q_v*. Non-positive q_t is
+  /// certainly below q_v* >= 0 where T and rho are positive; an unphysical T or rho
+  /// gives false.
+  static constexpr Real unsaturated_margin = 1e-7;
+  KOKKOS_INLINE_FUNCTION bool certainly_unsaturated(Real T, Real rho, Real q_t) const {
+    if (!(q_t > 0)) return q_t <= 0 && T > 0 && rho > 0;
+    const Real lambda = liquid_fraction(T);
+    const Real L0 = weighted_latent_heat(lambda), dcp = weighted_delta_cp(lambda);
+    const Real ln_ratio = math::strict::log_bounded(q_t * rho * water.R_v * T / water.p_triple);
+    const Real ln_pv = dcp / water.R_v * math::strict::log_bounded(T / water.T_triple) +
+                       (L0 - dcp * water.T_0) / water.R_v * (1 / water.T_triple - 1 / T);
+    return ln_ratio < ln_pv - unsaturated_margin;
+  }
+
   /// The partition in equilibrium at T and rho: vapour up to saturation, the rest
   /// condensate split by the liquid fraction. `allow_negative` keeps the smooth extension
   /// q_c = q_t - q_v* < 0 (the Newton iteration needs it); otherwise q_c >= 0.
@@ -165,6 +186,10 @@ struct MoistThermodynamics {
     PhasePartition vapour;
     vapour.tot = q_t;
     const Real T1 = temperature(e_int, vapour);
+    // Most air is clearly unsaturated, and its answer does not depend on q_v*: decide
+    // that with the cheap bounded logarithm first, and evaluate q_v* strictly only when
+    // the margin is too small to tell (the same answer, so the same bits).
+    if (certainly_unsaturated(T1, rho, q_t)) return {T1, vapour};
     // q_v* at the current T: one evaluation per Newton step, reused by the next step
     // (and, after the last, by the result).
     Real q_vs = q_vap_saturation(T1, rho);

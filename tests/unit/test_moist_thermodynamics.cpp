@@ -91,6 +91,63 @@ TEST_CASE("saturation adjustment: unsaturated states come back exactly", "[moist
     }
 }
 
+TEST_CASE("the cheap unsaturated test never claims air that the strict q_v* calls saturated", "[moist]") {
+  // certainly_unsaturated lets the adjustment skip q_v* for clear air: it must never say
+  // "unsaturated" where the strict comparison q_t > q_v*(T, rho) says saturated (that
+  // would change the result), and it should say it wherever the humidity is clearly
+  // below saturation (or it saves nothing).
+  long wrong = 0, fast = 0, clear = 0, undecided_far = 0;
+  for (bool ice : {false, true}) {
+    const MoistThermodynamics t = thermo(ice);
+    for (double T = 180.0; T <= 330.0; T += 0.37)
+      for (double rho : {0.05, 0.4, 1.0, 1.3})
+        for (double rel : {0.0, 1e-6, 0.3, 0.9, 0.999, 0.99999, 1 - 1e-6, 1 - 1e-7, 1 - 1e-8, 1 - 1e-12, 1.0,
+                           1 + 1e-12, 1 + 1e-8, 1 + 1e-6, 1.01, 2.0}) {
+          const double q_vs = t.q_vap_saturation(T, rho);
+          for (double q_t : {rel * q_vs, std::nextafter(rel * q_vs, 0.0), std::nextafter(rel * q_vs, 1.0)}) {
+            const bool strict_unsaturated = !(q_t > q_vs);
+            const bool cheap = t.certainly_unsaturated(T, rho, q_t);
+            wrong += cheap && !strict_unsaturated;
+            fast += cheap;
+            // (a subnormal q_t is left to the strict path)
+            const bool far = rel <= 0.999 && (q_t == 0 || q_t > 1e-300);
+            clear += far;
+            undecided_far += far && !cheap;
+          }
+        }
+  }
+  CHECK(wrong == 0);
+  CHECK(undecided_far == 0);
+  CHECK(fast >= clear);
+  // Unphysical states and negative water: no claim but the safe one.
+  const MoistThermodynamics t = thermo(false);
+  CHECK(t.certainly_unsaturated(280, 1, -1e-3));
+  CHECK(!t.certainly_unsaturated(280, -1, -1e-3));
+  CHECK(!t.certainly_unsaturated(-5, 1, 1e-3));
+  CHECK(!t.certainly_unsaturated(280, 1, std::nan("")));
+}
+
+TEST_CASE("saturation adjustment: the same bits as deciding with the strict q_v* alone", "[moist]") {
+  // The adjustment as it was before the cheap test: unsaturated exactly when
+  // !(q_t > q_v*(T_1, rho)), T_1 the all-vapour temperature.
+  for (bool ice : {false, true}) {
+    const MoistThermodynamics t = thermo(ice);
+    long differ = 0;
+    for (double T = 200.0; T <= 320.0; T += 0.9)
+      for (double rho : {0.3, 1.1})
+        for (double rel : {0.2, 0.95, 1 - 1e-9, 1.0, 1 + 1e-9, 1.05}) {
+          const double q_t = rel * t.q_vap_saturation(T, rho);
+          PhasePartition vapour;
+          vapour.tot = q_t;
+          const double e = t.internal_energy(T, vapour);
+          const double T1 = t.temperature(e, vapour);
+          const Equilibrium eq = t.saturation_adjustment(rho, e, q_t);
+          if (!(q_t > t.q_vap_saturation(T1, rho))) differ += eq.T != T1 || eq.q.liq != 0 || eq.q.ice != 0;
+        }
+    CHECK(differ == 0);
+  }
+}
+
 TEST_CASE("saturation adjustment: saturated round trips to 1e-10 K with the fixed step count", "[moist]") {
   for (bool ice : {false, true}) {
     const MoistThermodynamics t = thermo(ice);
