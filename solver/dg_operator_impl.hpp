@@ -79,7 +79,10 @@ KOKKOS_FORCEINLINE_FUNCTION NodePoint<Eq> pointwise_pass(const Eq& eq, const Sta
 /// The Rusanov surface terms F* - F of both sides of the interior face normal to D
 /// between elements em (minus) and ep (plus), at face node m. The minus side's own flux
 /// comes with F* (same reference state); the plus side's is formed with its own node's
-/// reference state.
+/// reference state, which is the face point's everywhere but across a periodic boundary
+/// along gravity: where the plus node's p_ref and phi are those of the minus node, F*'s
+/// plus flux is that flux already (the same function of the same values, so the same
+/// bits), and only the other faces form it again.
 template <int D, int N, class Eq>
 KOKKOS_INLINE_FUNCTION void interior_face_node(const Eq& eq, const StateView& q, const AuxView& aux,
                                                const DeviceView<Real***>& th, const DeviceView<Real****>& S, int em,
@@ -90,7 +93,8 @@ KOKKOS_INLINE_FUNCTION void interior_face_node(const Eq& eq, const StateView& q,
   const physics::Aux am = load_aux(aux, em, nm);
   const physics::RusanovFlux<Eq> r = physics::rusanov_with_sides(
       eq, qm, node_primitive(eq, qm, am.phi, th, em, nm), qp, node_primitive(eq, qp, am.phi, th, ep, np), am, D);
-  const typename Eq::Cons fp = own_flux(eq, q, aux, th, ep, np, D);
+  const bool same_reference = aux(ep, Eq::a_p_ref, np) == am.p_ref && aux(ep, Eq::a_phi, np) == am.phi;
+  const typename Eq::Cons fp = same_reference ? r.plus : own_flux(eq, q, aux, th, ep, np, D);
   for (int v = 0; v < Eq::nvar; ++v) {
     S(em, 2 * D + 1, v, m) = r.star[v] - r.minus[v];
     S(ep, 2 * D, v, m) = r.star[v] - fp[v];
