@@ -217,6 +217,9 @@ struct DryAir {
   KOKKOS_INLINE_FUNCTION Real sound_speed(Real T) const { return math::sqrt(gas.gamma_R_d * T); }
   /// Exner function, Pi = (p / p_0)^(R_d / c_p).
   KOKKOS_INLINE_FUNCTION Real exner(Real p) const { return math::pow(p / gas.p_0, gas.kappa_d); }
+  /// The operator's Pi(p) at a node of reference pressure p_ref: exner(p) itself for dry
+  /// air (its bits are those of every dry reference; moist air takes a series here).
+  KOKKOS_INLINE_FUNCTION Real exner_near(Real p, Real, Real) const { return exner(p); }
   /// Potential temperature, theta = T / Pi.
   KOKKOS_INLINE_FUNCTION Real potential_temperature(Real T, Real p) const { return T / exner(p); }
 

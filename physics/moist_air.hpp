@@ -103,6 +103,11 @@ struct MoistAir {
   }
 
   KOKKOS_INLINE_FUNCTION Real exner(Real p) const { return thermo.exner(p); }
+  /// Pi(p) from the Exner function exner_ref of the node's reference pressure p_ref
+  /// (MoistThermodynamics::exner_near: the series where p is near p_ref).
+  KOKKOS_INLINE_FUNCTION Real exner_near(Real p, Real p_ref, Real exner_ref) const {
+    return thermo.exner_near(p, p_ref, exner_ref);
+  }
   KOKKOS_INLINE_FUNCTION Real sound_speed(Real T, const PhasePartition& q) const {
     return math::sqrt(thermo.cp(q) / thermo.cv(q) * thermo.gas_constant(q) * T);
   }

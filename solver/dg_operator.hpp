@@ -260,6 +260,7 @@ class DgOperator {
   // Viscous work arrays.
   DeviceView<Real***> gvars_;          ///< gradient variables (Eq::gradient_variables) per node: (element, var, node)
   DeviceView<Real**> exner_;           ///< Pi(p) per node, where theta is lifted (element, node); else empty
+  DeviceView<Real**> exner_ref_;       ///< Pi(p_ref) per node, for moist air's exner_near; else empty
   DeviceView<Real****> grad_surface_;  ///< g* - g per element face: (element, face, var, face node)
   DeviceView<int* [6]> neighbors_;   ///< element layout: element across each interior face, else -1
   DeviceView<int*> halo_elements_;   ///< elements with an MPI face (element layout: lifted first)

@@ -37,13 +37,17 @@ KOKKOS_INLINE_FUNCTION typename Eq::Cons own_flux(const Eq& eq, const StateView&
 
 /// The variables whose gradients BR1 lifts, of node n of element e, into g (when the
 /// viscous phases need them: g is empty otherwise), and with theta the Exner function
-/// Pi(p) into pi, which the viscous flux reads instead of evaluating it again.
+/// Pi(p) into pi, which the viscous flux reads instead of evaluating it again. Where
+/// pi_ref holds Pi of the nodes' reference pressures p_ref (moist air), Pi(p) comes from
+/// Eq::exner_near; otherwise from Eq::exner.
 template <class Eq>
 KOKKOS_INLINE_FUNCTION void store_gradient_variables(const Eq& eq, const DeviceView<Real***>& g,
-                                                     const DeviceView<Real**>& pi, int e, int n,
-                                                     const typename Eq::Prim& w, bool theta) {
+                                                     const DeviceView<Real**>& pi, const DeviceView<Real**>& pi_ref,
+                                                     int e, int n, const typename Eq::Prim& w, Real p_ref,
+                                                     bool theta) {
   if (g.extent(0) == 0) return;
-  const Real exner_p = theta ? eq.exner(w.p) : Real(1);
+  const Real exner_p =
+      !theta ? Real(1) : pi_ref.extent(0) > 0 ? eq.exner_near(w.p, p_ref, pi_ref(e, n)) : eq.exner(w.p);
   const typename Eq::Grad v = eq.gradient_variables(w, theta, exner_p);
   for (int k = 0; k < Eq::ngrad; ++k) g(e, k, n) = v[k];
   if (pi.extent(0) > 0) pi(e, n) = exner_p;
@@ -59,13 +63,14 @@ struct NodePoint {
 };
 template <class Eq>
 KOKKOS_FORCEINLINE_FUNCTION NodePoint<Eq> pointwise_pass(const Eq& eq, const StateView& q, const AuxView& aux,
-                                                    const DeviceView<Real**>& pi, const DeviceView<Real***>& g,
-                                                    const DeviceView<Real***>& th, int e, int n, bool theta) {
+                                                    const DeviceView<Real**>& pi, const DeviceView<Real**>& pi_ref,
+                                                    const DeviceView<Real***>& g, const DeviceView<Real***>& th, int e,
+                                                    int n, bool theta) {
   NodePoint<Eq> p;
   p.q = load<Eq>(q, e, n);
   p.a = load_aux(aux, e, n);
   p.w = eq.primitive(p.q, p.a.phi);
-  store_gradient_variables(eq, g, pi, e, n, p.w, theta);
+  store_gradient_variables(eq, g, pi, pi_ref, e, n, p.w, p.a.p_ref, theta);
   if constexpr (Eq::nthermo > 0) {
     Real values[Eq::nthermo];
     Eq::thermo_values(p.w, values);
@@ -221,6 +226,18 @@ DgOperator<N, Eq>::DgOperator(const mesh::LocalMesh& mesh, const Basis<N>& basis
   if (viscous_) {
     gvars_ = DeviceView<Real***>("dg::gradient_variables", elements_, Eq::ngrad, L::nodes);
     if (theta_gradient_) exner_ = DeviceView<Real**>("dg::exner", elements_, L::nodes);
+    // Pi(p_ref), for Eq::exner_near. A rank forms the gradient variables of a remote
+    // neighbour's face node with its own node's p_ref (gradients_remote), which is the
+    // neighbour's wherever the reference state is continuous across faces: everywhere
+    // but across a periodic boundary in z, where the series is not used.
+    if (theta_gradient_ && Eq::moist && !mesh.brick().periodic()[2]) {
+      exner_ref_ = DeviceView<Real**>("dg::exner_of_reference_pressure", elements_, L::nodes);
+      const auto eh = Kokkos::create_mirror_view(exner_ref_);
+      const auto ah = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), aux_);
+      for (int e = 0; e < elements_; ++e)
+        for (int n = 0; n < L::nodes; ++n) eh(e, n) = eq_.exner(ah(e, Eq::a_p_ref, n));
+      Kokkos::deep_copy(exner_ref_, eh);
+    }
     grad_surface_ = DeviceView<Real****>("dg::gradient_surface", elements_, 6, Eq::ngrad, L::face_nodes);
     if (kernel_layout_ == KernelLayout::elements)
       vtrace_ = DeviceView<Real****>("dg::viscous_flux_traces", elements_, 6, nvflux, L::face_nodes);
@@ -317,6 +334,7 @@ void DgOperator<N, Eq>::volume_integral(const StateView& q, const StateView& dq)
   const auto P = points_;
   const auto g = gvars_;
   const auto pi = exner_;
+  const auto pi_ref = exner_ref_;
   const auto th = thermo_;
   const bool theta = theta_gradient_;
   const auto aux = aux_;
@@ -324,7 +342,7 @@ void DgOperator<N, Eq>::volume_integral(const StateView& q, const StateView& dq)
   // Everything the later phases need of each node's primitive state, in one pass:
   // fluxes (standard form), split-form points, and the variables whose gradients BR1 lifts.
   parallel_for("dg::volume_flux", elements_, L::nodes, KOKKOS_LAMBDA(const int e, const int n) {
-    const NodePoint<Eq> p = pointwise_pass(eq, q, aux, pi, g, th, e, n, theta);
+    const NodePoint<Eq> p = pointwise_pass(eq, q, aux, pi, pi_ref, g, th, e, n, theta);
     if (F.extent(0) > 0) {
       for (int d = 0; d < 3; ++d) {
         const Cons f = eq.flux(p.q, p.w, p.a.p_ref, d);
@@ -419,6 +437,7 @@ template <int N, class Eq>
 void DgOperator<N, Eq>::volume_integral_split_lines(const StateView& q, const StateView& dq) {
   const auto g = gvars_;
   const auto pi = exner_;
+  const auto pi_ref = exner_ref_;
   const auto th = thermo_;
   const bool theta = theta_gradient_;
   const auto aux = aux_;
@@ -435,7 +454,7 @@ void DgOperator<N, Eq>::volume_integral_split_lines(const StateView& q, const St
     // order), y lines (a = j, t = i + n1 k) and x lines (a = i, t = j + n1 k).
     LineMajor<N, ns> pz, py, px;
     for (int n = 0; n < L::nodes; ++n) {
-      const NodePoint<Eq> p = pointwise_pass(eq, q, aux, pi, g, th, e, n, theta);
+      const NodePoint<Eq> p = pointwise_pass(eq, q, aux, pi, pi_ref, g, th, e, n, theta);
       Real values[ns];
       Eq::split_values(eq.split_point(p.q, p.w, p.a.p_ref), values);
       const int i = n % n1, j = (n / n1) % n1, k = n / lines;

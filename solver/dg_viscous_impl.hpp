@@ -68,14 +68,21 @@ void DgOperator<N, Eq>::gradients_remote(const StateView& q) {
   const auto mpi = mpi_;
   const bool theta = theta_gradient_;
   const Eq eq = eq_;
+  const auto pi_ref = exner_ref_;
   const auto recv = halo_->recv_buffer();
+  // The neighbour's gradient variables as its own rank forms them (store_gradient_variables),
+  // with this face point's reference state.
   parallel_for("dg::gradient_mpi_faces", static_cast<int>(mpi.extent(0)), L::face_nodes,
                KOKKOS_LAMBDA(const int f, const int m) {
                  const int e = mpi(f, 0), lf = mpi(f, 1);
                  const int n = L::volume_node_of(m, lf);
                  Cons outer;
                  for (int v = 0; v < nvar; ++v) outer[v] = recv(f, v * L::face_nodes + m);
-                 const typename Eq::Grad go = eq.gradient_variables(eq.primitive(outer, aux(e, Eq::a_phi, n)), theta);
+                 const typename Eq::Prim wo = eq.primitive(outer, aux(e, Eq::a_phi, n));
+                 const Real exner_o = !theta                ? Real(1)
+                                      : pi_ref.extent(0) > 0 ? eq.exner_near(wo.p, aux(e, Eq::a_p_ref, n), pi_ref(e, n))
+                                                             : eq.exner(wo.p);
+                 const typename Eq::Grad go = eq.gradient_variables(wo, theta, exner_o);
                  for (int k = 0; k < Eq::ngrad; ++k) SG(e, lf, k, m) = half_jump(g(e, k, n), go[k]);
                });
   for_each_wall([&](int wall, const auto& bc) { gradient_wall_faces(q, wall, bc); });

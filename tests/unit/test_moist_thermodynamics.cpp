@@ -5,6 +5,7 @@
 #include <catch2/catch.hpp>
 #include <algorithm>
 #include <cmath>
+#include <cstdio>
 
 #include "physics/moist_thermodynamics.hpp"
 
@@ -146,6 +147,31 @@ TEST_CASE("saturation adjustment: the same bits as deciding with the strict q_v*
         }
     CHECK(differ == 0);
   }
+}
+
+TEST_CASE("Exner function near a reference pressure: within 3 ulp of the strict pow, the pow itself far away", "[moist]") {
+  const MoistThermodynamics t = thermo(false);
+  double worst = 0;
+  long far = 0, far_exact = 0;
+  for (double p_ref : {101500.0, 95000.0, 70000.0, 30000.0, 5000.0}) {
+    const double pi_ref = t.exner(p_ref);
+    for (double x = -0.0125; x <= 0.0125; x += 1.1e-6) {
+      const double p = p_ref * (1 + x);
+      const double got = t.exner_near(p, p_ref, pi_ref), want = t.exner(p);
+      if (std::abs((p - p_ref) / p_ref) > 0.0078125) {
+        ++far;
+        far_exact += got == want;
+      } else {
+        worst = std::max(worst, std::abs(got - want) / (want * 0x1p-52));
+      }
+    }
+  }
+  std::printf("exner_near: worst %.2f ulp of exner(p) within 2^-7 of p_ref\n", worst);
+  CHECK(worst <= 3.0);
+  CHECK(far > 0);
+  CHECK(far_exact == far);
+  // No reference pressure (p_ref = 0): the strict pow.
+  CHECK(t.exner_near(90000.0, 0.0, 0.0) == t.exner(90000.0));
 }
 
 TEST_CASE("saturation adjustment: saturated round trips to 1e-10 K with the fixed step count", "[moist]") {
