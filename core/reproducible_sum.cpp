@@ -1,6 +1,7 @@
 #include "core/reproducible_sum.hpp"
 
 #include <cmath>
+#include <cstring>
 #include <limits>
 
 namespace squall {
@@ -35,10 +36,23 @@ void ExactSum::add(double x) {
   if (pending_ >= max_pending) normalize();
   ++pending_;
 
-  int exponent = 0;
-  const double fraction = std::frexp(std::fabs(x), &exponent);       // in [0.5, 1)
-  const auto mantissa = static_cast<std::uint64_t>(std::ldexp(fraction, 53));  // exact
-  const int position = exponent - 53 + bias;                          // weight of bit 0
+  // x = +-mantissa 2^(position - bias), mantissa a 53-bit integer with its top bit set
+  // (what frexp and ldexp(fraction, 53) give). Normal numbers read it from their bits,
+  // which is several times faster than frexp and ldexp and gives the same two numbers.
+  std::uint64_t bits;
+  std::memcpy(&bits, &x, sizeof bits);
+  const int biased = static_cast<int>((bits >> 52) & 0x7FF);
+  std::uint64_t mantissa;
+  int position;
+  if (biased != 0) {
+    mantissa = (bits & 0x000FFFFFFFFFFFFFull) | 0x0010000000000000ull;
+    position = biased - 1075 + bias;  // frexp's exponent is biased - 1022
+  } else {  // subnormal
+    int exponent = 0;
+    const double fraction = std::frexp(std::fabs(x), &exponent);  // in [0.5, 1)
+    mantissa = static_cast<std::uint64_t>(std::ldexp(fraction, 53));  // exact
+    position = exponent - 53 + bias;  // weight of bit 0
+  }
   const int digit = position / digit_bits;
   const int shift = position % digit_bits;
   const unsigned __int128 shifted = static_cast<unsigned __int128>(mantissa) << shift;

@@ -47,14 +47,20 @@ void add_case_source(const std::string& label, const SourceArgs& a, const F& f) 
   const auto rates = a.element_rates;
   const Real t = a.t;
   parallel_for(label, elements, KOKKOS_LAMBDA(const int e) {
-    for (int c = 0; c < nc; ++c) rates(e, c) = 0;
+    // The element's rates in registers, and the ledger's indices read once (the stores
+    // into dq could alias them, so the compiler would reload and store them per node).
+    int index[max_state_variables];
+    Real sum[max_state_variables];
+    for (int c = 0; c < nc; ++c) index[c] = conserved(c), sum[c] = 0;
     for (int n = 0; n < nodes; ++n) {
       Real s[max_state_variables] = {};
       const Real position[3] = {x(e, 0, n), x(e, 1, n), x(e, 2, n)};
       f(t, position, q, e, n, s);
       for (int v = 0; v < nvar; ++v) dq(e, v, n) += s[v];
-      for (int c = 0; c < nc; ++c) rates(e, c) += w(n) * s[conserved(c)];
+      const Real weight = w(n);
+      for (int c = 0; c < nc; ++c) sum[c] += weight * s[index[c]];
     }
+    for (int c = 0; c < nc; ++c) rates(e, c) = sum[c];
   });
   const auto host = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), rates);
   std::vector<ExactSum> sums(nc);

@@ -82,3 +82,21 @@ TEST_CASE("non-finite values behave as in IEEE addition", "[sum]") {
   CHECK(std::isnan(sum_of({1.0, std::nan("")})));
   CHECK(sum_of({std::numeric_limits<double>::max(), std::numeric_limits<double>::max()}) == inf);
 }
+
+TEST_CASE("every double comes back alone, cancels with its negative, and sums pairwise as IEEE does", "[sum]") {
+  // Normal numbers are placed from their bits, subnormal ones by frexp: both must put
+  // every bit of the value in its place.
+  std::mt19937_64 g(11);
+  long wrong = 0;
+  for (int i = 0; i < 200000; ++i) {
+    std::uint64_t u = g() & 0x7FEFFFFFFFFFFFFFull;  // finite, positive
+    if (i % 8 == 0) u &= 0x000FFFFFFFFFFFFFull;      // subnormal
+    double x;
+    std::memcpy(&x, &u, sizeof x);
+    const double y = (i % 2 ? -1 : 1) * std::ldexp(x, -(static_cast<int>(g() % 60)));
+    wrong += !same_bits(sum_of({x}), x) || sum_of({x, -x}) != 0.0 || sum_of({-x}) != -x;
+    // x + y where it is exact in double (Sterbenz, or the same binade cancelling)
+    if (std::isfinite(x + y) && (x + y) - x == y && (x + y) - y == x) wrong += !same_bits(sum_of({x, y}), x + y);
+  }
+  CHECK(wrong == 0);
+}
