@@ -35,19 +35,27 @@ KOKKOS_INLINE_FUNCTION typename Eq::Cons own_flux(const Eq& eq, const StateView&
   return eq.flux(s, node_primitive(eq, s, a.phi, th, e, n), a.p_ref, d);
 }
 
+/// Pi(p) of a node of element e, node n, of reference pressure p_ref for its gradient
+/// variables (1 without theta): Eq::exner_near where pi_ref holds Pi of the nodes'
+/// reference pressures (moist air), otherwise Eq::exner.
+template <class Eq>
+KOKKOS_INLINE_FUNCTION Real gradient_exner(const Eq& eq, const DeviceView<Real**>& pi_ref, int e, int n, Real p,
+                                           Real p_ref, bool theta) {
+  if (!theta) return 1;
+  return pi_ref.extent(0) > 0 ? eq.exner_near(p, p_ref, pi_ref(e, n)) : eq.exner(p);
+}
+
 /// The variables whose gradients BR1 lifts, of node n of element e, into g (when the
 /// viscous phases need them: g is empty otherwise), and with theta the Exner function
-/// Pi(p) into pi, which the viscous flux reads instead of evaluating it again. Where
-/// pi_ref holds Pi of the nodes' reference pressures p_ref (moist air), Pi(p) comes from
-/// Eq::exner_near; otherwise from Eq::exner.
+/// Pi(p) (gradient_exner) into pi, which the viscous flux reads instead of evaluating it
+/// again.
 template <class Eq>
 KOKKOS_INLINE_FUNCTION void store_gradient_variables(const Eq& eq, const DeviceView<Real***>& g,
                                                      const DeviceView<Real**>& pi, const DeviceView<Real**>& pi_ref,
                                                      int e, int n, const typename Eq::Prim& w, Real p_ref,
                                                      bool theta) {
   if (g.extent(0) == 0) return;
-  const Real exner_p =
-      !theta ? Real(1) : pi_ref.extent(0) > 0 ? eq.exner_near(w.p, p_ref, pi_ref(e, n)) : eq.exner(w.p);
+  const Real exner_p = gradient_exner(eq, pi_ref, e, n, w.p, p_ref, theta);
   const typename Eq::Grad v = eq.gradient_variables(w, theta, exner_p);
   for (int k = 0; k < Eq::ngrad; ++k) g(e, k, n) = v[k];
   if (pi.extent(0) > 0) pi(e, n) = exner_p;

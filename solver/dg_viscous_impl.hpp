@@ -79,9 +79,7 @@ void DgOperator<N, Eq>::gradients_remote(const StateView& q) {
                  Cons outer;
                  for (int v = 0; v < nvar; ++v) outer[v] = recv(f, v * L::face_nodes + m);
                  const typename Eq::Prim wo = eq.primitive(outer, aux(e, Eq::a_phi, n));
-                 const Real exner_o = !theta                ? Real(1)
-                                      : pi_ref.extent(0) > 0 ? eq.exner_near(wo.p, aux(e, Eq::a_p_ref, n), pi_ref(e, n))
-                                                             : eq.exner(wo.p);
+                 const Real exner_o = gradient_exner(eq, pi_ref, e, n, wo.p, aux(e, Eq::a_p_ref, n), theta);
                  const typename Eq::Grad go = eq.gradient_variables(wo, theta, exner_o);
                  for (int k = 0; k < Eq::ngrad; ++k) SG(e, lf, k, m) = half_jump(g(e, k, n), go[k]);
                });
