@@ -36,6 +36,18 @@ struct SourceArgs {
   double* rates;  ///< per conserved quantity: add the rate [unit / s] the source adds to its integral
 };
 
+/// rates[c] += the exact sum over the elements of every rank of element_rates(e, c), in
+/// element order (the same bits on any rank count).
+inline void add_element_rates(const DeviceView<Real**>& element_rates, MPI_Comm comm, double* rates) {
+  const int elements = static_cast<int>(element_rates.extent(0)), nc = static_cast<int>(element_rates.extent(1));
+  const auto host = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), element_rates);
+  std::vector<ExactSum> sums(nc);
+  for (int e = 0; e < elements; ++e)
+    for (int c = 0; c < nc; ++c) sums[c].add(host(e, c));
+  allreduce(comm, sums);
+  for (int c = 0; c < nc; ++c) rates[c] += sums[c].value();
+}
+
 template <class F>
 void add_case_source(const std::string& label, const SourceArgs& a, const F& f) {
   const int elements = static_cast<int>(a.q.extent(0)), nodes = static_cast<int>(a.q.extent(2));
@@ -62,12 +74,7 @@ void add_case_source(const std::string& label, const SourceArgs& a, const F& f) 
     }
     for (int c = 0; c < nc; ++c) rates(e, c) = sum[c];
   });
-  const auto host = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), rates);
-  std::vector<ExactSum> sums(nc);
-  for (int e = 0; e < elements; ++e)
-    for (int c = 0; c < nc; ++c) sums[c].add(host(e, c));
-  allreduce(a.comm, sums);
-  for (int c = 0; c < nc; ++c) a.rates[c] += sums[c].value();
+  add_element_rates(rates, a.comm, a.rates);
 }
 
 }  // namespace squall

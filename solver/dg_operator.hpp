@@ -179,7 +179,8 @@ class DgOperator {
   void boundary_rates();
   void surface_lift(const StateView& dq);
   void sources(Real t, const StateView& q, const StateView& dq);
-  void forcing_sources(Real t, const StateView& q, const StateView& dq);
+  template <class Source>
+  void forcing_sources(Real t, const StateView& q, const StateView& dq, const Source& first);
   template <class Source>
   void add_sources(Real t, const StateView& q, const StateView& dq, const Source& source);
   // Viscous phases (BR1; solver/dg_viscous_impl.hpp), only when viscosity > 0.
@@ -235,7 +236,6 @@ class DgOperator {
   std::function<void(const SourceArgs&)> case_sources_;
   physics::LargeScaleForcing forcing_;
   Real forcing_bottom_;
-  DeviceView<Real***> forcing_work_;     ///< (element, h_tot and q_t, node) for subsidence
   DeviceView<Real***> forcing_factors_;  ///< (element, physics::ForcingFactors, node)
   DeviceView<Real*> node_weights_;     ///< quadrature weight times Jacobian per volume node (case sources)
   DeviceView<int*> conserved_;         ///< Eq::conserved(c) (case sources)

@@ -202,8 +202,6 @@ DgOperator<N, Eq>::DgOperator(const mesh::LocalMesh& mesh, const Basis<N>& basis
   wall_rates_ = DeviceView<Real**>("dg::wall_rates", nb, Eq::nconserved);
   wall_rates_host_ = Kokkos::create_mirror_view(wall_rates_);
   halo_ = std::make_unique<mesh::HaloExchange>(mesh, nvar * L::face_nodes, comm);
-  if (forcing_.subsidence.active())
-    forcing_work_ = DeviceView<Real***>("dg::forcing_enthalpy_and_water", elements_, 2, L::nodes);
   if (forcing_.active()) {  // the forcing's factors of each node's height, once
     constexpr int nf = physics::ForcingFactors::count;
     forcing_factors_ = DeviceView<Real***>("dg::forcing_factors", elements_, nf, L::nodes);
@@ -670,83 +668,110 @@ void DgOperator<N, Eq>::surface_lift(const StateView& dq) {
 }
 
 /// dq += S(q, aux, x, t) at every node, for the source types the options switched on
-/// (physics/sources.hpp); one kernel instantiation per combination.
+/// (physics/sources.hpp); one kernel instantiation per combination. With the large-scale
+/// forcing on, the forcing kernel adds the others too (one pass over the state).
 template <int N, class Eq>
 void DgOperator<N, Eq>::sources(Real t, const StateView& q, const StateView& dq) {
   ScopedTimer timer(timers_, "sources");
   const physics::Buoyancy buoyancy{gravity_};
   const physics::RayleighSponge sponge{sponge_layer_};
-  const bool with_buoyancy = gravity_ != 0;
-  const auto with_sponge = [&](const auto& first) {
-    if (sponge_)
-      add_sources(t, q, dq, physics::SourcePair<std::decay_t<decltype(first)>, physics::RayleighSponge>{first, sponge});
+  const bool forcing = forcing_.active();
+  const auto add = [&](const auto& first) {
+    if (forcing)
+      forcing_sources(t, q, dq, first);
     else
       add_sources(t, q, dq, first);
   };
-  if (with_buoyancy)
+  const auto with_sponge = [&](const auto& first) {
+    if (sponge_)
+      add(physics::SourcePair<std::decay_t<decltype(first)>, physics::RayleighSponge>{first, sponge});
+    else
+      add(first);
+  };
+  if (gravity_ != 0)
     with_sponge(buoyancy);
   else if (sponge_)
-    add_sources(t, q, dq, sponge);
-  if (forcing_.active()) forcing_sources(t, q, dq);
+    add(sponge);
+  else if (forcing)
+    forcing_sources(t, q, dq, physics::NoSource{});
   if (case_sources_) case_sources_({t, q, dq, aux_, x_, node_weights_, conserved_, element_rates_, comm_, ledger_rates_});
 }
 
-/// The large-scale forcing (physics/large_scale_forcing.hpp), with the ledger's rates.
+/// The large-scale forcing (physics/large_scale_forcing.hpp) after the operator's other
+/// sources `first` (added first at each node: the same bits as their own pass followed by
+/// the forcing's), with the ledger's rates of the forcing, one element per thread.
 /// Subsidence needs d h_tot / dz and d q_t / dz: the derivative of each element's own
-/// polynomial (the forcing is smooth, and the fields it acts on are resolved), from
-/// h_tot and q_t at the nodes, formed first.
+/// polynomial (the forcing is smooth, and the fields it acts on are resolved), from h_tot
+/// and q_t at the element's nodes, formed first.
 template <int N, class Eq>
-void DgOperator<N, Eq>::forcing_sources(Real t, const StateView& q, const StateView& dq) {
+template <class Source>
+void DgOperator<N, Eq>::forcing_sources(Real t, const StateView& q, const StateView& dq, const Source& first) {
   using F = physics::ForcingFactors;
   const Real f = forcing_.coriolis;
   const Eq eq = eq_;
   const auto aux = aux_;
+  const auto x = x_;
   const auto th = thermo_;
-  const auto work = forcing_work_;
   const auto factors = forcing_factors_;
+  const auto weights = node_weights_;
+  const auto rates = element_rates_;
   const bool subsidence = forcing_.subsidence.active();
-  if (subsidence)
-    parallel_for("dg::forcing_enthalpy", elements_, L::nodes, KOKKOS_LAMBDA(const int e, const int n) {
-      const Cons s = load<Eq>(q, e, n);
-      const typename Eq::Prim w = node_primitive(eq, s, aux(e, Eq::a_phi, n), th, e, n);
-      work(e, 0, n) = (s[Eq::i_rhoe] + w.p) / w.rho;
-      Real q_t = 0;
-      if constexpr (Eq::moist) q_t = w.q_t;
-      work(e, 1, n) = q_t;
-    });
   const Basis<N> basis = basis_;
   const Real dz = two_over_h_[2];
-  const SourceArgs args{t, q, dq, aux_, x_, node_weights_, conserved_, element_rates_, comm_, ledger_rates_};
-  add_case_source("dg::forcing", args, KOKKOS_LAMBDA(Real, const Real*, const StateView& qv, int e, int n, Real* s) {
-    const Cons c = load<Eq>(qv, e, n);
-    const typename Eq::Prim w = node_primitive(eq, c, aux(e, Eq::a_phi, n), th, e, n);
-    const Real ug = factors(e, F::u_g, n), vg = factors(e, F::v_g, n);
-    Real m[4] = {0, 0, 0, 0};
-    physics::add_coriolis(f, ug, vg, w.rho, w.u, m);
-    physics::add_geostrophic_sponge(factors(e, F::sponge, n), ug, vg, w.rho, w.u, m);
-    for (int i = 0; i < 3; ++i) s[Eq::i_rhou + i] = m[i];
-    Real cp = eq.gas.cp_d;
-    if constexpr (Eq::moist) cp = eq.thermo.cp(w.partition());
-    s[Eq::i_rhoe] = m[3] + w.rho * cp * factors(e, F::heating, n);
-    const Real w_s = factors(e, F::subsidence, n);
-    Real dh = 0, dqt = 0;
-    if (subsidence) {
-      const int k = L::index(n, 2);
-      for (int j = 0; j < L::n1; ++j) {
-        const int nj = L::along(n, 2, j);
-        dh += basis.D[k][j] * work(e, 0, nj);
-        dqt += basis.D[k][j] * work(e, 1, nj);
+  parallel_for("dg::forcing", elements_, KOKKOS_LAMBDA(const int e) {
+    // h_tot and q_t of the element's nodes, for their derivatives along z.
+    Real h_tot[L::nodes], q_t[L::nodes];
+    if (subsidence)
+      for (int n = 0; n < L::nodes; ++n) {
+        const Cons s = load<Eq>(q, e, n);
+        const typename Eq::Prim w = node_primitive(eq, s, aux(e, Eq::a_phi, n), th, e, n);
+        h_tot[n] = (s[Eq::i_rhoe] + w.p) / w.rho;
+        q_t[n] = 0;
+        if constexpr (Eq::moist) q_t[n] = w.q_t;
       }
-      dh *= dz, dqt *= dz;
+    // The element's rates in registers (the stores into dq cannot alias them).
+    Real sum[Eq::nconserved] = {};
+    for (int n = 0; n < L::nodes; ++n) {
+      const Cons c = load<Eq>(q, e, n);
+      const physics::Aux a = load_aux(aux, e, n);
+      const Real position[3] = {x(e, 0, n), x(e, 1, n), x(e, 2, n)};
+      Cons rate = load<Eq>(dq, e, n);
+      first.add(eq, c, a, position, t, rate);
+      const typename Eq::Prim w = node_primitive(eq, c, a.phi, th, e, n);
+      Real s[nvar] = {};
+      const Real ug = factors(e, F::u_g, n), vg = factors(e, F::v_g, n);
+      Real m[4] = {0, 0, 0, 0};
+      physics::add_coriolis(f, ug, vg, w.rho, w.u, m);
+      physics::add_geostrophic_sponge(factors(e, F::sponge, n), ug, vg, w.rho, w.u, m);
+      for (int i = 0; i < 3; ++i) s[Eq::i_rhou + i] = m[i];
+      Real cp = eq.gas.cp_d;
+      if constexpr (Eq::moist) cp = eq.thermo.cp(w.partition());
+      s[Eq::i_rhoe] = m[3] + w.rho * cp * factors(e, F::heating, n);
+      const Real w_s = factors(e, F::subsidence, n);
+      Real dh = 0, dqt = 0;
+      if (subsidence) {
+        const int k = L::index(n, 2);
+        for (int j = 0; j < L::n1; ++j) {
+          const int nj = L::along(n, 2, j);
+          dh += basis.D[k][j] * h_tot[nj];
+          dqt += basis.D[k][j] * q_t[nj];
+        }
+        dh *= dz, dqt *= dz;
+      }
+      s[Eq::i_rhoe] += physics::subsidence_tendency(w.rho, w_s, dh);
+      if constexpr (Eq::moist) {
+        // Subsidence's energy is all in d h_tot / dz; the drying's is the enthalpy excess.
+        const Real drying = w.rho * factors(e, F::drying, n);
+        s[Eq::i_rhoqt] = drying + physics::subsidence_tendency(w.rho, w_s, dqt);
+        s[Eq::i_rhoe] += eq.water_enthalpy_excess(w.T) * drying;
+      }
+      for (int v = 0; v < nvar; ++v) dq(e, v, n) = rate[v] + s[v];
+      const Real weight = weights(n);
+      for (int k = 0; k < Eq::nconserved; ++k) sum[k] += weight * s[Eq::conserved(k)];
     }
-    s[Eq::i_rhoe] += physics::subsidence_tendency(w.rho, w_s, dh);
-    if constexpr (Eq::moist) {
-      // Subsidence's energy is all in d h_tot / dz; the drying's is the enthalpy excess.
-      const Real drying = w.rho * factors(e, F::drying, n);
-      s[Eq::i_rhoqt] = drying + physics::subsidence_tendency(w.rho, w_s, dqt);
-      s[Eq::i_rhoe] += eq.water_enthalpy_excess(w.T) * drying;
-    }
+    for (int k = 0; k < Eq::nconserved; ++k) rates(e, k) = sum[k];
   });
+  add_element_rates(rates, comm_, ledger_rates_);
 }
 
 template <int N, class Eq>
