@@ -101,10 +101,9 @@ class MoistNeutralSounding {
     return bisect_temperature([&](Real T) { return density_potential_temperature(T, p) - theta_rho; });
   }
   /// Saturation vapour mixing ratio r_vs = eps e_s / (p - e_s) over liquid.
-  Real r_vs(Real T, Real p) const {
-    const Real e = t_.saturation_vapor_pressure(T, 1);
-    return t_.dry.R_d / t_.water.R_v * e / (p - e);
-  }
+  Real r_vs(Real T, Real p) const { return r_vs_of(t_.saturation_vapor_pressure(T, 1), p); }
+  /// The same from the vapour pressure e = e_s(T) at hand.
+  Real r_vs_of(Real e, Real p) const { return t_.dry.R_d / t_.water.R_v * e / (p - e); }
   /// Density of saturated air with r_t at T and p.
   Real density(Real T, Real p) const { return p / (gas_constant(T, p) * T); }
   Real density_potential_temperature(Real T, Real p) const {
@@ -117,8 +116,8 @@ class MoistNeutralSounding {
     return (t_.dry.R_d + t_.water.R_v * r_v) / (1 + r_t_);  // R_d (1 - q_t) + R_v q_v
   }
   Real theta_e(Real T, Real p) const {
-    const Real r_v = r_vs(T, p);
     const Real e = t_.saturation_vapor_pressure(T, 1);
+    const Real r_v = r_vs_of(e, p);
     const Real cp = t_.dry.cp_d + t_.water.cp_l * r_t_;
     return T * math::pow((p - e) / t_.dry.p_0, -t_.dry.R_d / cp) * math::exp(t_.latent_heat_vapor(T) * r_v / (cp * T));
   }
