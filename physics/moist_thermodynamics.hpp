@@ -57,11 +57,11 @@ struct Equilibrium {
 struct MoistThermodynamics {
   GasParameters dry{};
   WaterParameters water{};
-  /// Newton iterations of the saturation adjustment: at most this many. From the
-  /// unsaturated first guess, the worst states of 200-320 K with up to 20 g/kg of
-  /// condensate need 10 (liquid only) or 11 (with ice) to reach round-off
-  /// (tests/unit/test_moist_thermodynamics.cpp); cloudy air of the lower troposphere
-  /// converges in 3-5.
+  /// Newton iterations of the saturation adjustment: at most this many with the bounded
+  /// q_v*, and at most this many with the strict one. From the unsaturated first guess,
+  /// the worst states of 200-320 K with up to 20 g/kg of condensate need 10 (liquid
+  /// only) or 11 (with ice) to reach round-off (tests/unit/test_moist_thermodynamics.cpp);
+  /// cloudy air of the lower troposphere converges in 3-5.
   KOKKOS_INLINE_FUNCTION int adjustment_iterations() const { return water.ice ? 11 : 10; }
   /// The iteration stops after a Newton step smaller than this [K]: convergence is
   /// quadratic, so the error left is far below round-off of T. The test compares
@@ -136,12 +136,33 @@ struct MoistThermodynamics {
     return eps * (1 - q_t) * pv / (p - pv);
   }
 
-  /// True when q_t < q_v*(T, rho) for certain, decided without evaluating q_v*: with
-  /// the logarithm of physics's saturation vapour pressure,
-  ///   ln(q_t rho R_v T / p_tr) < (dc_p / R_v) ln(T / T_tr) + (L_0 - dc_p T_0) / R_v (1 / T_tr - 1 / T),
+  /// ln(p_v*(T) / p_tr) over a surface of liquid fraction lambda, from
+  /// math::strict::log_bounded: within 7.2e-10 + 2.3e-16 |ln(T / T_tr)| of ln(T / T_tr)
+  /// times |dc_p / R_v| < 6, so within 5e-9 of the exact value for physical T.
+  KOKKOS_INLINE_FUNCTION Real log_vapor_pressure_ratio_bounded(Real T, Real lambda) const {
+    const Real L0 = weighted_latent_heat(lambda), dcp = weighted_delta_cp(lambda);
+    return dcp / water.R_v * math::strict::log_bounded(T / water.T_triple) +
+           (L0 - dcp * water.T_0) / water.R_v * (1 / water.T_triple - 1 / T);
+  }
+  /// ln(q_t / q_v*(T, rho)) from log_bounded: with the logarithm of physics's q_v*,
+  ///   ln(q_t rho R_v T / p_tr) - (dc_p / R_v) ln(T / T_tr) - (L_0 - dc_p T_0) / R_v (1 / T_tr - 1 / T),
   /// both logarithms from math::strict::log_bounded (error below 7.2e-10 + 2.3e-16 |ln|
-  /// each, so below 5e-9 on the difference for |dc_p / R_v| < 6). The margin of 1e-7
-  /// covers that and the rounding of the strict q_v* (a few ulp of a value whose
+  /// each, so below 5e-9 on the difference for |dc_p / R_v| < 6). NaN where q_t, rho or
+  /// T is not positive (or q_t rho R_v T / p_tr not a normal double).
+  KOKKOS_INLINE_FUNCTION Real log_saturation_ratio_bounded(Real T, Real rho, Real q_t) const {
+    return math::strict::log_bounded(q_t * rho * water.R_v * T / water.p_triple) -
+           log_vapor_pressure_ratio_bounded(T, liquid_fraction(T));
+  }
+  /// q_v*(T, rho) from log_bounded and exp_bounded: within 1e-8 (relative) of the strict
+  /// q_vap_saturation, for the saturation adjustment's first Newton steps.
+  KOKKOS_INLINE_FUNCTION Real q_vap_saturation_bounded(Real T, Real rho) const {
+    return water.p_triple * math::strict::exp_bounded(log_vapor_pressure_ratio_bounded(T, liquid_fraction(T))) /
+           (rho * water.R_v * T);
+  }
+
+  /// True when q_t < q_v*(T, rho) for certain, decided without evaluating q_v*: where
+  /// log_saturation_ratio_bounded is below -unsaturated_margin. The margin of 1e-7 covers
+  /// its error (5e-9) and the rounding of the strict q_v* (a few ulp of a value whose
   /// logarithm is below 30), so a true answer implies !(q_t > q_vap_saturation(T, rho)).
   /// False means "perhaps saturated": the caller evaluates q_v*. Non-positive q_t is
   /// certainly below q_v* >= 0 where T and rho are positive; an unphysical T or rho
@@ -149,12 +170,12 @@ struct MoistThermodynamics {
   static constexpr Real unsaturated_margin = 1e-7;
   KOKKOS_INLINE_FUNCTION bool certainly_unsaturated(Real T, Real rho, Real q_t) const {
     if (!(q_t > 0)) return q_t <= 0 && T > 0 && rho > 0;
-    const Real lambda = liquid_fraction(T);
-    const Real L0 = weighted_latent_heat(lambda), dcp = weighted_delta_cp(lambda);
-    const Real ln_ratio = math::strict::log_bounded(q_t * rho * water.R_v * T / water.p_triple);
-    const Real ln_pv = dcp / water.R_v * math::strict::log_bounded(T / water.T_triple) +
-                       (L0 - dcp * water.T_0) / water.R_v * (1 / water.T_triple - 1 / T);
-    return ln_ratio < ln_pv - unsaturated_margin;
+    return log_saturation_ratio_bounded(T, rho, q_t) < -unsaturated_margin;
+  }
+  /// True when q_t > q_v*(T, rho) for certain (the same bound and margin the other way):
+  /// a true answer implies q_t > q_vap_saturation(T, rho).
+  KOKKOS_INLINE_FUNCTION bool certainly_saturated(Real T, Real rho, Real q_t) const {
+    return log_saturation_ratio_bounded(T, rho, q_t) > unsaturated_margin;
   }
 
   /// The partition in equilibrium at T and rho: vapour up to saturation, the rest
@@ -174,51 +195,82 @@ struct MoistThermodynamics {
     return q;
   }
 
+  /// The Newton step of the saturation adjustment at T, where q_v*(T, rho) = q_vs: the
+  /// correction dT to subtract from T so that e_int(T, q*(T)) = e_int, and d q_v* / dT,
+  /// from Clausius-Clapeyron (any derivative near the true one converges; this one takes
+  /// the bounded logarithm in the freezing range).
+  struct AdjustmentStep {
+    Real dT, dqv_dT;
+  };
+  KOKKOS_INLINE_FUNCTION AdjustmentStep adjustment_step(Real T, Real q_t, Real q_vs, Real e_int) const {
+    const Real cv_v = water.cp_v - water.R_v;
+    const Real lambda = liquid_fraction(T), dlambda = liquid_fraction_slope(T);
+    const Real q_c = q_t - q_vs;
+    const PhasePartition q = partition_at(T, q_t, q_vs, true);
+    const Real f = internal_energy(T, q) - e_int;
+    // d q_v* / dT = q_v* (L / (R_v T^2) - 1 / T + lambda' d ln p_v* / d lambda), L at
+    // the liquid fraction (the last term only in the freezing range).
+    const Real L = weighted_latent_heat(lambda) + weighted_delta_cp(lambda) * (T - water.T_0);
+    Real dlnp_dlambda = 0;
+    if (dlambda != 0) {
+      const Real ddcp = water.cp_i - water.cp_l, dL0 = water.LH_v0 - water.LH_s0;
+      dlnp_dlambda = ddcp / water.R_v * math::strict::log_bounded(T / water.T_triple) +
+                     (dL0 - ddcp * water.T_0) / water.R_v * (1 / water.T_triple - 1 / T);
+    }
+    const Real dqv = q_vs * (L / (water.R_v * T * T) - 1 / T + dlambda * dlnp_dlambda);
+    const Real dql = -lambda * dqv + dlambda * q_c, dqi = -(1 - lambda) * dqv - dlambda * q_c;
+    const Real dcv = cv_v * dqv + water.cp_l * dql + water.cp_i * dqi;
+    const Real df = cv(q) + (T - water.T_0) * dcv + e_int_v0() * dqv - e_int_i0() * dqi;
+    return {f / df, dqv};
+  }
+
   /// Saturation adjustment: T and the partition of q_t in equilibrium with the density
   /// rho and internal energy e_int. First guess: all water as vapour (T_1); if q_t is at
   /// most q_v*(T_1, rho) that is the answer (unsaturated; exact, no iteration). Otherwise
   /// Newton steps on e_int(T, q*(T)) = e_int from T_1 (which lies below the saturated
-  /// solution), with the derivative of q_v* from Clausius-Clapeyron, until a step is
-  /// below adjustment_tolerance (at most adjustment_iterations()). The branches depend
-  /// only on values that a strict build computes with the same bits everywhere, so every
-  /// backend takes the same steps and returns the same bits.
+  /// solution): first with the bounded q_v* (q_vap_saturation_bounded, a fifth of the
+  /// cost of the strict one) until a step is below adjustment_coarse_tolerance, then with
+  /// the strict q_v* until a step is below adjustment_tolerance (each at most
+  /// adjustment_iterations()). The first strict step is then about 1e-8 K, and after the
+  /// last one q_v* at the new T is the strict value at the old one plus the step times
+  /// d q_v* / dT (the remainder, (step / 15 K)^2 / 2 relative, is below 1e-16), so most
+  /// cloudy nodes evaluate the strict q_v* once. The branches depend only on values that
+  /// a strict build computes with the same bits everywhere, so every backend takes the
+  /// same steps and returns the same bits.
+  static constexpr Real adjustment_coarse_tolerance = 1e-3;
   KOKKOS_INLINE_FUNCTION Equilibrium saturation_adjustment(Real rho, Real e_int, Real q_t) const {
     PhasePartition vapour;
     vapour.tot = q_t;
     const Real T1 = temperature(e_int, vapour);
     // Most air is clearly unsaturated, and its answer does not depend on q_v*: decide
     // that with the cheap bounded logarithm first, and evaluate q_v* strictly only when
-    // the margin is too small to tell (the same answer, so the same bits).
+    // the margin is too small to tell either way (the same answer, so the same bits).
     if (certainly_unsaturated(T1, rho, q_t)) return {T1, vapour};
-    // q_v* at the current T: one evaluation per Newton step, reused by the next step
-    // (and, after the last, by the result).
-    Real q_vs = q_vap_saturation(T1, rho);
-    if (!(q_t > q_vs)) return {T1, vapour};
-    const Real cv_v = water.cp_v - water.R_v, ev0 = e_int_v0(), ei0 = e_int_i0();
-    Real T = T1;
+    if (!certainly_saturated(T1, rho, q_t) && !(q_t > q_vap_saturation(T1, rho))) return {T1, vapour};
     const int iterations = adjustment_iterations();
+    Real T = T1;
     for (int it = 0; it < iterations; ++it) {
-      const Real lambda = liquid_fraction(T), dlambda = liquid_fraction_slope(T);
-      const Real q_c = q_t - q_vs;
-      const PhasePartition q = partition_at(T, q_t, q_vs, true);
-      const Real f = internal_energy(T, q) - e_int;
-      // d q_v* / dT = q_v* (L / (R_v T^2) - 1 / T + lambda' d ln p_v* / d lambda), L at
-      // the liquid fraction (the last term only in the freezing range).
-      const Real L = weighted_latent_heat(lambda) + weighted_delta_cp(lambda) * (T - water.T_0);
-      Real dlnp_dlambda = 0;
-      if (dlambda != 0) {
-        const Real ddcp = water.cp_i - water.cp_l, dL0 = water.LH_v0 - water.LH_s0;
-        dlnp_dlambda = ddcp / water.R_v * math::log(T / water.T_triple) +
-                       (dL0 - ddcp * water.T_0) / water.R_v * (1 / water.T_triple - 1 / T);
+      const Real step = adjustment_step(T, q_t, q_vap_saturation_bounded(T, rho), e_int).dT;
+      // A bounded q_v* that is not finite (an unphysical state) leaves the strict steps
+      // to start from T_1.
+      if (!(math::abs(step) < 1e3)) {
+        T = T1;
+        break;
       }
-      const Real dqv = q_vs * (L / (water.R_v * T * T) - 1 / T + dlambda * dlnp_dlambda);
-      const Real dql = -lambda * dqv + dlambda * q_c, dqi = -(1 - lambda) * dqv - dlambda * q_c;
-      const Real dcv = cv_v * dqv + water.cp_l * dql + water.cp_i * dqi;
-      const Real df = cv(q) + (T - water.T_0) * dcv + ev0 * dqv - ei0 * dqi;
-      const Real step = f / df;
       T -= step;
+      if (math::abs(step) < adjustment_coarse_tolerance) break;
+    }
+    // q_v* at the current T: one strict evaluation per Newton step, reused by the next
+    // step (and, after the last, moved along the tangent to the result's T).
+    Real q_vs = q_vap_saturation(T, rho);
+    for (int it = 0; it < iterations; ++it) {
+      const AdjustmentStep step = adjustment_step(T, q_t, q_vs, e_int);
+      T -= step.dT;
+      if (math::abs(step.dT) < adjustment_tolerance) {
+        q_vs -= step.dqv_dT * step.dT;
+        break;
+      }
       q_vs = q_vap_saturation(T, rho);
-      if (math::abs(step) < adjustment_tolerance) break;
     }
     return {T, partition_at(T, q_t, q_vs, false)};
   }

@@ -92,12 +92,12 @@ TEST_CASE("saturation adjustment: unsaturated states come back exactly", "[moist
     }
 }
 
-TEST_CASE("the cheap unsaturated test never claims air that the strict q_v* calls saturated", "[moist]") {
+TEST_CASE("the cheap tests never claim air that the strict q_v* calls the other way", "[moist]") {
   // certainly_unsaturated lets the adjustment skip q_v* for clear air: it must never say
   // "unsaturated" where the strict comparison q_t > q_v*(T, rho) says saturated (that
   // would change the result), and it should say it wherever the humidity is clearly
   // below saturation (or it saves nothing).
-  long wrong = 0, fast = 0, clear = 0, undecided_far = 0;
+  long wrong = 0, fast = 0, clear = 0, undecided_far = 0, clear_above = 0, undecided_above = 0;
   for (bool ice : {false, true}) {
     const MoistThermodynamics t = thermo(ice);
     for (double T = 180.0; T <= 330.0; T += 0.37)
@@ -109,6 +109,10 @@ TEST_CASE("the cheap unsaturated test never claims air that the strict q_v* call
             const bool strict_unsaturated = !(q_t > q_vs);
             const bool cheap = t.certainly_unsaturated(T, rho, q_t);
             wrong += cheap && !strict_unsaturated;
+            wrong += t.certainly_saturated(T, rho, q_t) && strict_unsaturated;
+            const bool far_above = rel >= 1.01 && q_t > 1e-300;
+            clear_above += far_above;
+            undecided_above += far_above && !t.certainly_saturated(T, rho, q_t);
             fast += cheap;
             // (a subnormal q_t is left to the strict path)
             const bool far = rel <= 0.999 && (q_t == 0 || q_t > 1e-300);
@@ -120,12 +124,54 @@ TEST_CASE("the cheap unsaturated test never claims air that the strict q_v* call
   CHECK(wrong == 0);
   CHECK(undecided_far == 0);
   CHECK(fast >= clear);
+  CHECK(clear_above > 0);
+  CHECK(undecided_above == 0);
   // Unphysical states and negative water: no claim but the safe one.
   const MoistThermodynamics t = thermo(false);
   CHECK(t.certainly_unsaturated(280, 1, -1e-3));
   CHECK(!t.certainly_unsaturated(280, -1, -1e-3));
   CHECK(!t.certainly_unsaturated(-5, 1, 1e-3));
   CHECK(!t.certainly_unsaturated(280, 1, std::nan("")));
+  for (double q_t : {-1e-3, 0.0, std::nan("")}) CHECK(!t.certainly_saturated(280, 1, q_t));
+  CHECK(!t.certainly_saturated(-5, 1, 1e-3));
+}
+
+TEST_CASE("the bounded q_v* is within 1e-8 of the strict one", "[moist]") {
+  double worst = 0;
+  for (bool ice : {false, true}) {
+    const MoistThermodynamics t = thermo(ice);
+    for (double T = 180.0; T <= 330.0; T += 0.13)
+      for (double rho : {0.05, 0.4, 1.0, 1.3}) {
+        const double strict = t.q_vap_saturation(T, rho);
+        worst = std::max(worst, std::abs(t.q_vap_saturation_bounded(T, rho) / strict - 1));
+      }
+  }
+  INFO("worst relative difference " << worst);
+  CHECK(worst < 1e-8);
+}
+
+TEST_CASE("saturation adjustment: the bounded Newton steps end where strict ones alone do", "[moist]") {
+  // The adjustment with the strict q_v* in every Newton step (as it was first written),
+  // against the adjustment's bounded steps followed by strict ones: the same solution to
+  // round-off of T.
+  for (bool ice : {false, true}) {
+    const MoistThermodynamics t = thermo(ice);
+    double worst = 0;
+    for (double T = 200.0; T <= 320.0; T += 0.7)
+      for (double rho : {0.3, 1.1})
+        for (double excess : {1e-7, 1e-4, 3e-3, 0.02}) {
+          const double q_t = t.q_vap_saturation(T, rho) + excess;
+          if (q_t > 0.1) continue;
+          const double e = equilibrium_energy(t, T, rho, q_t);
+          PhasePartition vapour;
+          vapour.tot = q_t;
+          double T_strict = t.temperature(e, vapour);
+          for (int it = 0; it < 30; ++it) T_strict -= t.adjustment_step(T_strict, q_t, t.q_vap_saturation(T_strict, rho), e).dT;
+          worst = std::max(worst, std::abs(t.saturation_adjustment(rho, e, q_t).T - T_strict));
+        }
+    INFO("ice " << ice << ": worst |dT| " << worst << " K");
+    CHECK(worst < 1e-11);
+  }
 }
 
 TEST_CASE("saturation adjustment: the same bits as deciding with the strict q_v* alone", "[moist]") {

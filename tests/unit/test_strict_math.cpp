@@ -292,6 +292,22 @@ TEST_CASE("log_bounded keeps its stated error bound, and is NaN outside the norm
   for (double x : {0.0, -0.0, -1.0, 4.9e-324, 2.2e-308, inf, -inf, nan_value}) CHECK(std::isnan(sm::log_bounded(x)));
 }
 
+TEST_CASE("exp_bounded keeps its stated error bound, and is NaN outside [-700, 700]", "[strict_math]") {
+  std::mt19937_64 g(10);
+  double worst = 0;  // the largest relative error in units of the bound 2e-14
+  for (const auto& args : {uniform(g, -700.0, 700.0, 1000000), uniform(g, -1.0, 1.0, 1000000),
+                           uniform(g, -30.0, 5.0, 1000000), uniform(g, 0.3465, 0.3467, 100000)})
+    for (double x : args) {
+      const long double exact = std::exp(static_cast<long double>(x));
+      const double err = static_cast<double>(std::fabs((sm::exp_bounded(x) - exact) / exact));
+      worst = std::max(worst, err / 2e-14);
+    }
+  std::printf("exp_bounded: worst error %.3f of its bound\n", worst);
+  CHECK(worst <= 1.0);
+  CHECK(sm::exp_bounded(0.0) == 1.0);
+  for (double x : {-700.5, 700.5, inf, -inf, nan_value}) CHECK(std::isnan(sm::exp_bounded(x)));
+}
+
 TEST_CASE("strict functions give the same bits in a kernel as on the host", "[strict_math]") {
   std::mt19937_64 g(6);
   std::vector<double> args = uniform(g, -20, 20, 100000);
