@@ -702,7 +702,7 @@ void DgOperator<N, Eq>::sources(Real t, const StateView& q, const StateView& dq)
 /// the forcing's), with the ledger's rates of the forcing, one element per thread.
 /// Subsidence needs d h_tot / dz and d q_t / dz: the derivative of each element's own
 /// polynomial (the forcing is smooth, and the fields it acts on are resolved), from h_tot
-/// and q_t at the nodes of the vertical line of nodes, formed first.
+/// and q_t at the element's nodes, formed first.
 template <int N, class Eq>
 template <class Source>
 void DgOperator<N, Eq>::forcing_sources(Real t, const StateView& q, const StateView& dq, const Source& first) {
@@ -719,62 +719,57 @@ void DgOperator<N, Eq>::forcing_sources(Real t, const StateView& q, const StateV
   const Basis<N> basis = basis_;
   const Real dz = two_over_h_[2];
   parallel_for("dg::forcing", elements_, KOKKOS_LAMBDA(const int e) {
-    // The rates of the conserved quantities at every node, summed in node order at the
-    // end; the element is walked by vertical lines of nodes, each line's primitive
-    // variables, h_tot and q_t formed once.
-    Real conserved_rates[Eq::nconserved][L::nodes];
-    for (int j = 0; j < L::n1; ++j)
-      for (int i = 0; i < L::n1; ++i) {
-        Cons c[L::n1];
-        typename Eq::Prim w[L::n1];
-        Real h_tot[L::n1], q_t[L::n1];
-        for (int k = 0; k < L::n1; ++k) {
-          const int n = L::node(i, j, k);
-          c[k] = load<Eq>(q, e, n);
-          w[k] = node_primitive(eq, c[k], aux(e, Eq::a_phi, n), th, e, n);
-          h_tot[k] = (c[k][Eq::i_rhoe] + w[k].p) / w[k].rho;
-          q_t[k] = 0;
-          if constexpr (Eq::moist) q_t[k] = w[k].q_t;
-        }
-        for (int k = 0; k < L::n1; ++k) {
-          const int n = L::node(i, j, k);
-          const Real position[3] = {x(e, 0, n), x(e, 1, n), x(e, 2, n)};
-          Cons rate = load<Eq>(dq, e, n);
-          first.add(eq, c[k], load_aux(aux, e, n), position, t, rate);
-          Real s[nvar] = {};
-          const Real ug = factors(e, F::u_g, n), vg = factors(e, F::v_g, n);
-          Real m[4] = {0, 0, 0, 0};
-          physics::add_coriolis(f, ug, vg, w[k].rho, w[k].u, m);
-          physics::add_geostrophic_sponge(factors(e, F::sponge, n), ug, vg, w[k].rho, w[k].u, m);
-          for (int d = 0; d < 3; ++d) s[Eq::i_rhou + d] = m[d];
-          Real cp = eq.gas.cp_d;
-          if constexpr (Eq::moist) cp = eq.thermo.cp(w[k].partition());
-          s[Eq::i_rhoe] = m[3] + w[k].rho * cp * factors(e, F::heating, n);
-          const Real w_s = factors(e, F::subsidence, n);
-          Real dh = 0, dqt = 0;
-          if (subsidence) {
-            for (int l = 0; l < L::n1; ++l) {
-              dh += basis.D[k][l] * h_tot[l];
-              dqt += basis.D[k][l] * q_t[l];
-            }
-            dh *= dz, dqt *= dz;
-          }
-          s[Eq::i_rhoe] += physics::subsidence_tendency(w[k].rho, w_s, dh);
-          if constexpr (Eq::moist) {
-            // Subsidence's energy is all in d h_tot / dz; the drying's is the enthalpy excess.
-            const Real drying = w[k].rho * factors(e, F::drying, n);
-            s[Eq::i_rhoqt] = drying + physics::subsidence_tendency(w[k].rho, w_s, dqt);
-            s[Eq::i_rhoe] += eq.water_enthalpy_excess(w[k].T) * drying;
-          }
-          for (int v = 0; v < nvar; ++v) dq(e, v, n) = rate[v] + s[v];
-          for (int r = 0; r < Eq::nconserved; ++r) conserved_rates[r][n] = s[Eq::conserved(r)];
-        }
+    // h_tot and q_t of the element's nodes, for their derivatives along z.
+    Real h_tot[L::nodes], q_t[L::nodes];
+    if (subsidence)
+      for (int n = 0; n < L::nodes; ++n) {
+        const Cons s = load<Eq>(q, e, n);
+        const typename Eq::Prim w = node_primitive(eq, s, aux(e, Eq::a_phi, n), th, e, n);
+        h_tot[n] = (s[Eq::i_rhoe] + w.p) / w.rho;
+        q_t[n] = 0;
+        if constexpr (Eq::moist) q_t[n] = w.q_t;
       }
-    for (int r = 0; r < Eq::nconserved; ++r) {
-      Real sum = 0;
-      for (int n = 0; n < L::nodes; ++n) sum += weights(n) * conserved_rates[r][n];
-      rates(e, r) = sum;
+    // The element's rates in registers (the stores into dq cannot alias them).
+    Real sum[Eq::nconserved] = {};
+    for (int n = 0; n < L::nodes; ++n) {
+      const Cons c = load<Eq>(q, e, n);
+      const physics::Aux a = load_aux(aux, e, n);
+      const Real position[3] = {x(e, 0, n), x(e, 1, n), x(e, 2, n)};
+      Cons rate = load<Eq>(dq, e, n);
+      first.add(eq, c, a, position, t, rate);
+      const typename Eq::Prim w = node_primitive(eq, c, a.phi, th, e, n);
+      Real s[nvar] = {};
+      const Real ug = factors(e, F::u_g, n), vg = factors(e, F::v_g, n);
+      Real m[4] = {0, 0, 0, 0};
+      physics::add_coriolis(f, ug, vg, w.rho, w.u, m);
+      physics::add_geostrophic_sponge(factors(e, F::sponge, n), ug, vg, w.rho, w.u, m);
+      for (int i = 0; i < 3; ++i) s[Eq::i_rhou + i] = m[i];
+      Real cp = eq.gas.cp_d;
+      if constexpr (Eq::moist) cp = eq.thermo.cp(w.partition());
+      s[Eq::i_rhoe] = m[3] + w.rho * cp * factors(e, F::heating, n);
+      const Real w_s = factors(e, F::subsidence, n);
+      Real dh = 0, dqt = 0;
+      if (subsidence) {
+        const int k = L::index(n, 2);
+        for (int j = 0; j < L::n1; ++j) {
+          const int nj = L::along(n, 2, j);
+          dh += basis.D[k][j] * h_tot[nj];
+          dqt += basis.D[k][j] * q_t[nj];
+        }
+        dh *= dz, dqt *= dz;
+      }
+      s[Eq::i_rhoe] += physics::subsidence_tendency(w.rho, w_s, dh);
+      if constexpr (Eq::moist) {
+        // Subsidence's energy is all in d h_tot / dz; the drying's is the enthalpy excess.
+        const Real drying = w.rho * factors(e, F::drying, n);
+        s[Eq::i_rhoqt] = drying + physics::subsidence_tendency(w.rho, w_s, dqt);
+        s[Eq::i_rhoe] += eq.water_enthalpy_excess(w.T) * drying;
+      }
+      for (int v = 0; v < nvar; ++v) dq(e, v, n) = rate[v] + s[v];
+      const Real weight = weights(n);
+      for (int k = 0; k < Eq::nconserved; ++k) sum[k] += weight * s[Eq::conserved(k)];
     }
+    for (int k = 0; k < Eq::nconserved; ++k) rates(e, k) = sum[k];
   });
   add_element_rates(rates, comm_, ledger_rates_);
 }
