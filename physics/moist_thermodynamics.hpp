@@ -238,14 +238,22 @@ struct MoistThermodynamics {
   /// a strict build computes with the same bits everywhere, so every backend takes the
   /// same steps and returns the same bits.
   static constexpr Real adjustment_coarse_tolerance = 1e-3;
-  KOKKOS_INLINE_FUNCTION Equilibrium saturation_adjustment(Real rho, Real e_int, Real q_t) const {
+  KOKKOS_FORCEINLINE_FUNCTION Equilibrium saturation_adjustment(Real rho, Real e_int, Real q_t) const {
     PhasePartition vapour;
     vapour.tot = q_t;
     const Real T1 = temperature(e_int, vapour);
     // Most air is clearly unsaturated, and its answer does not depend on q_v*: decide
-    // that with the cheap bounded logarithm first, and evaluate q_v* strictly only when
-    // the margin is too small to tell either way (the same answer, so the same bits).
+    // that with the cheap bounded logarithm first (in the caller's code), and evaluate
+    // q_v* strictly only when the margin is too small to tell either way (the same
+    // answer, so the same bits).
     if (certainly_unsaturated(T1, rho, q_t)) return {T1, vapour};
+    return adjust_from(rho, e_int, q_t, T1);
+  }
+  /// The rest of saturation_adjustment, from the all-vapour temperature T1 of air that
+  /// the cheap test could not call unsaturated.
+  KOKKOS_INLINE_FUNCTION Equilibrium adjust_from(Real rho, Real e_int, Real q_t, Real T1) const {
+    PhasePartition vapour;
+    vapour.tot = q_t;
     if (!certainly_saturated(T1, rho, q_t) && !(q_t > q_vap_saturation(T1, rho))) return {T1, vapour};
     const int iterations = adjustment_iterations();
     Real T = T1;

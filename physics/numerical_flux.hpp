@@ -21,7 +21,7 @@ struct RusanovFlux {
 /// sides, since the point is the same).
 /// With the primitive variables of both sides given (w_m, w_p: Eq::primitive of q_m, q_p).
 template <class Eq, class Normal>
-KOKKOS_INLINE_FUNCTION RusanovFlux<Eq> rusanov_with_sides(const Eq& eq, const typename Eq::Cons& q_m,
+KOKKOS_FORCEINLINE_FUNCTION RusanovFlux<Eq> rusanov_with_sides(const Eq& eq, const typename Eq::Cons& q_m,
                                                           const typename Eq::Prim& w_m, const typename Eq::Cons& q_p,
                                                           const typename Eq::Prim& w_p, const typename Eq::Aux& aux,
                                                           const Normal& n) {
