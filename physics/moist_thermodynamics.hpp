@@ -228,9 +228,9 @@ struct MoistThermodynamics {
   /// rho and internal energy e_int. First guess: all water as vapour (T_1); if q_t is at
   /// most q_v*(T_1, rho) that is the answer (unsaturated; exact, no iteration). Otherwise
   /// Newton steps on e_int(T, q*(T)) = e_int from T_1 (which lies below the saturated
-  /// solution): first with the bounded q_v* (q_vap_saturation_bounded, a fifth of the
-  /// cost of the strict one) until a step is below adjustment_coarse_tolerance, then with
-  /// the strict q_v* until a step is below adjustment_tolerance (each at most
+  /// solution): first with the bounded q_v* (q_vap_saturation_bounded: basic operations,
+  /// far cheaper than the strict one) until a step is below adjustment_coarse_tolerance,
+  /// then with the strict q_v* until a step is below adjustment_tolerance (each at most
   /// adjustment_iterations()). The first strict step is then about 1e-8 K, and after the
   /// last one q_v* at the new T is the strict value at the old one plus the step times
   /// d q_v* / dT (the remainder, (step / 15 K)^2 / 2 relative, is below 1e-16), so most
