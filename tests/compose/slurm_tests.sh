@@ -79,9 +79,10 @@ all_free() {  # polls: the epilog runs after the job has left the queue
   fail "still composed or reserved after the job: '$left'; state files: $(ls "$dir/compose-state/jobs" 2>/dev/null)"
 }
 job_state() { scontrol show job "$1" 2>/dev/null | sed -n 's/.*JobState=\([A-Z_]*\).*/\1/p'; }
-wait_state() {  # JOB STATES... : waits until the job is in one of STATES
+wait_state() {  # JOB STATES... : waits until the job is in one of STATES (up to 150 s: on a
+  # loaded 2-core machine a prolog's refusal has been seen to take over 60 s to cancel the job)
   local s
-  for _ in $(seq 300); do
+  for _ in $(seq 750); do
     s=$(job_state "$1")
     for want in "${@:2}"; do [ "$s" = "$want" ] && return 0; done
     sleep 0.2
