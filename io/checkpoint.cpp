@@ -4,6 +4,7 @@
 #include <unistd.h>
 
 #include <algorithm>
+#include <cstdint>
 #include <cstdio>
 #include <cstdlib>
 #include <filesystem>
@@ -144,6 +145,37 @@ std::vector<std::pair<const char*, std::string*>> string_attributes(CheckpointMe
           {"state_checksum", &m.checksum}, {"variables", &m.variables}};
 }
 
+/// The attribute that holds metadata_checksum(m).
+constexpr const char* metadata_checksum_name = "metadata_checksum";
+
+/// Hex digest of every attribute a restart reads (the numbers in their stored types, the
+/// texts, the state checksum among them), in the order of the two tables: FNV-1a over
+/// each attribute's name, its value count and its bytes. An edited time, step, output
+/// count, ledger value or config text no longer matches it.
+std::string metadata_checksum(CheckpointMeta& m) {
+  std::uint64_t h = 1469598103934665603ull;
+  const auto mix = [&h](const void* data, std::size_t size) {
+    const auto* bytes = static_cast<const unsigned char*>(data);
+    for (std::size_t b = 0; b < size; ++b) h = (h ^ bytes[b]) * 1099511628211ull;
+  };
+  const auto mix_name = [&mix](const char* name) { mix(name, std::strlen(name) + 1); };
+  for (const auto& a : numeric_attributes(m)) {
+    mix_name(a.name);
+    const std::uint64_t count = a.count;
+    mix(&count, sizeof count);
+    mix(a.value, a.count * H5Tget_size(a.type));
+  }
+  for (const auto& [name, value] : string_attributes(m)) {
+    mix_name(name);
+    const std::uint64_t size = value->size();
+    mix(&size, sizeof size);
+    mix(value->data(), value->size());
+  }
+  char hex[17];
+  std::snprintf(hex, sizeof hex, "%016llx", static_cast<unsigned long long>(h));
+  return hex;
+}
+
 int step_of(const std::filesystem::path& p) {
   const std::string name = p.filename().string();
   if (name.rfind("checkpoint_", 0) != 0 || p.extension() != ".h5") return -1;
@@ -188,6 +220,7 @@ std::string write_checkpoint(const std::string& dir, MPI_Comm comm, const Checkp
     CheckpointMeta m = meta;
     for (const auto& a : numeric_attributes(m)) put_attribute(check, f, a.name, a.type, a.value, a.count);
     for (const auto& [name, value] : string_attributes(m)) put_string(check, f, name, *value);
+    put_string(check, f, metadata_checksum_name, metadata_checksum(m));
     check(H5Fflush(f, H5F_SCOPE_GLOBAL), "flush");
   }
   MPI_Barrier(comm);
@@ -221,6 +254,16 @@ CheckpointMeta read_checkpoint_meta(const std::string& path, MPI_Comm comm,
     if (H5Sget_simple_extent_npoints(space.get()) != static_cast<hssize_t>(a.count))
       throw InputError("'" + path + "': attribute '" + a.name + "' has the wrong size");
     check(H5Aread(attribute.get(), a.type, a.value), a.name);
+  }
+  // Written since the metadata checksum was introduced; older files restart unverified.
+  const htri_t has_checksum = H5Aexists(f, metadata_checksum_name);
+  m.metadata_verified = has_checksum > 0;
+  if (m.metadata_verified) {
+    const std::string stored = get_string(check, f, metadata_checksum_name), computed = metadata_checksum(m);
+    if (stored != computed)
+      throw InputError("refusing checkpoint '" + path + "': its metadata (time, step, output_count, the ledger, " +
+                       "the config text) do not match their checksum (" + computed + " != " + stored +
+                       "): the file was edited or is damaged");
   }
   return m;
 }

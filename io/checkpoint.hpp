@@ -6,14 +6,13 @@
 /// (k, j, i) is element (i, j, k), so rows are in global element order and each rank's
 /// Cartesian block is one hyperslab. Attributes carry the metadata below. A file is
 /// written as NAME.tmp and renamed when complete, so a checkpoint_*.h5 that exists is
-/// whole; its data checksum is verified on reading.
+/// whole; the checksums of its data and of its metadata are verified on reading.
 #include <mpi.h>
 
 #include <array>
 #include <functional>
 #include <string>
 #include <utility>
-#include <vector>
 #include <vector>
 
 namespace squall::io {
@@ -34,6 +33,9 @@ struct CheckpointMeta {
   /// quantity of the equation set). The reader fills the names it is given.
   std::vector<std::pair<std::string, double>> ledger;
   double max_diffusivity = 0;                   ///< largest nu + nu_t of the last stage
+  /// Read: whether the file carried the checksum of these metadata (attribute
+  /// metadata_checksum, which write_checkpoint adds and read_checkpoint_meta verifies).
+  bool metadata_verified = false;
 };
 
 /// This rank's block of the global element grid.
@@ -48,11 +50,11 @@ struct CheckpointBlock {
 std::string write_checkpoint(const std::string& dir, MPI_Comm comm, const CheckpointMeta& meta,
                              const CheckpointBlock& block, const double* data);
 
-/// Reads the metadata (collective); InputError naming the file when it is not a
-/// complete Squall checkpoint.
 /// The metadata of `path`, with the ledger values named in `ledger_names`. The text
 /// attributes (case, version, variables, ...) are read first and handed to `check`,
-/// which may refuse the file before the numbers are read.
+/// which may refuse the file before the numbers are read. Collective; InputError naming
+/// the file when it is not a complete Squall checkpoint or when its metadata do not
+/// match their checksum (an edited time, step, ledger value, ...).
 CheckpointMeta read_checkpoint_meta(const std::string& path, MPI_Comm comm,
                                     const std::vector<std::string>& ledger_names,
                                     const std::function<void(const CheckpointMeta&)>& check);

@@ -102,6 +102,9 @@ RunState load_checkpoint(const std::string& path, MPI_Comm comm, const Config& c
   if (m.domain != domain_of(config)) refuse("its mesh.domain differs from the config's");
   for (int d = 0; d < 3; ++d)
     if ((m.periodic[d] != 0) != config.mesh.periodic[d]) refuse("its mesh.periodic differs from the config's");
+  if (!m.metadata_verified)
+    log::warn("checkpoint '" + path + "' carries no metadata checksum (written by an earlier version): its time, " +
+              "step and ledger are used unverified");
   io::read_checkpoint_state(path, comm, block_of(mesh, host), host.q.data());
   const std::string checksum = state_checksum(host, comm);
   if (checksum != m.checksum)

@@ -178,6 +178,17 @@ data[0:8] = b"NOTHDF5!"
 open(sys.argv[2], "wb").write(data)
 PY
   expect "flipped_header.h5" flipped_header.h5 --set time.max_steps=20
+  # Edited metadata: each number a restart takes from the file is covered by a checksum.
+  edit=${SQUALL_EDIT_CHECKPOINT:?the edit_checkpoint tool}
+  for change in "time 0.5" "step 3" "output_count 7" "dt 0.001" "initial_mass 1" "boundary_energy 1"; do
+    read -r name value <<<"$change"
+    cp "$file" "edited_$name.h5" && $edit "edited_$name.h5" set "$name" "$value" || fail "cannot edit $name"
+    expect "do not match their checksum" "edited_$name.h5" --set time.max_steps=20
+  done
+  # A file without the metadata checksum (as earlier versions wrote it) restarts, with a warning.
+  cp "$file" unverified.h5 && $edit unverified.h5 delete metadata_checksum || fail "cannot delete the checksum"
+  out=$(run --output scratch --set time.max_steps=20 --restart unverified.h5 2>&1) || fail "unverified restart: $out"
+  grep -q "carries no metadata checksum" <<<"$out" || fail "no warning for an unverified checkpoint: $out"
   expect "mesh.elements differ" "$file" --set "mesh.elements=[8,1,4]" --set time.max_steps=20
   expect "dg.order = 3, the config 4" "$file" --set dg.order=4 --set time.max_steps=20
   expect "of case 'rising_bubble'" "$file" --set case.name=rest_atmosphere --set time.max_steps=20
