@@ -5,8 +5,10 @@
 #include <cerrno>
 #include <cmath>
 #include <cstring>
+#include <filesystem>
 #include <fstream>
 #include <map>
+#include <set>
 #include <sstream>
 #include <toml++/toml.h>
 #include <vector>
@@ -51,17 +53,22 @@ const char* type_name(const toml::node& node) {
   }
 }
 
+/// Text quoted in a message, cut to `limit` characters (a value or key of megabytes is
+/// not echoed), line breaks as spaces.
+std::string abbreviated(std::string s, std::size_t limit = 60) {
+  if (s.size() > limit) s = s.substr(0, limit - 3) + "...";
+  for (char& c : s)
+    if (c == '\n' || c == '\r') c = ' ';
+  return s;
+}
+
 std::string show(const toml::node& node) {
   std::ostringstream os;
   if (node.is_string())
     os << '"' << node.value<std::string>().value() << '"';
   else
     node.visit([&](auto&& n) { os << n; });
-  std::string s = os.str();
-  for (char& c : s)
-    if (c == '\n') c = ' ';
-  if (s.size() > 60) s = s.substr(0, 57) + "...";
-  return s;
+  return abbreviated(os.str());
 }
 
 [[noreturn]] void fail(const Located& at, const std::string& key, const std::string& expected) {
@@ -100,13 +107,16 @@ bool is_section(const std::string& name) {
   std::string best;
   size_t best_distance = 3;  // suggest only close matches
   std::string known;
+  std::set<std::string> listed;
   for (const auto& key : config_keys()) {
     const std::string name = full_name(key);
+    if (!listed.insert(name).second) continue;  // two cases may own keys of the same name
     known += (known.empty() ? "" : ", ") + name;
+    if (full.size() > name.size() + best_distance) continue;  // too far apart (and no cost for huge names)
     const size_t d = edit_distance(full, name);
     if (d < best_distance) best_distance = d, best = name;
   }
-  std::string message = where + ": unknown key '" + full + "'";
+  std::string message = where + ": unknown key '" + abbreviated(full) + "'";
   if (!best.empty()) message += " (did you mean '" + best + "'?)";
   throw InputError(message + "; known keys: " + known);
 }
@@ -134,7 +144,9 @@ void check_structure(const toml::table& root, const std::string& source) {
 std::map<std::string, Override> parse_overrides(const std::vector<std::string>& overrides) {
   std::map<std::string, Override> out;
   for (const auto& text : overrides) {
-    const std::string where = "--set " + text;
+    const std::string where = "--set " + abbreviated(text);
+    if (text.find_first_of("\n\r") != std::string::npos)
+      throw InputError(where + ": a line break in the value (one key=value per --set)");
     const size_t eq = text.find('=');
     const size_t dot = text.find('.');
     if (eq == std::string::npos || dot == std::string::npos || dot > eq)
@@ -425,12 +437,21 @@ void read_boundary(Values& values, Config& c) {
 }  // namespace
 
 std::string read_config_text(const std::string& path) {
+  std::error_code ec;
+  if (std::filesystem::is_directory(path, ec))
+    throw InputError("config file '" + path + "' is a directory; give a .toml file, e.g. cases/bomex.toml");
   std::ifstream in(path, std::ios::binary);
   if (!in) throw InputError("cannot open config file '" + path + "': " + std::strerror(errno));
-  std::ostringstream text;
-  text << in.rdbuf();
+  // At most max_config_bytes, and one more to tell a larger file (or an endless stream
+  // such as /dev/zero) from one at the limit.
+  std::string text(max_config_bytes + 1, '\0');
+  in.read(text.data(), static_cast<std::streamsize>(text.size()));
   if (in.bad()) throw InputError("cannot read config file '" + path + "'");
-  return text.str();
+  text.resize(static_cast<std::size_t>(in.gcount()));
+  if (text.size() > max_config_bytes)
+    throw InputError("config file '" + path + "' is larger than " + std::to_string(max_config_bytes >> 20) +
+                     " MiB, the limit of a config file; is it the right file?");
+  return text;
 }
 
 Config parse_config(const std::string& text, const std::string& source,
@@ -463,7 +484,7 @@ Config parse_config(const std::string& text, const std::string& source,
         std::find(case_names.begin(), case_names.end(), c.case_.name) == case_names.end()) {
       std::string known;
       for (const auto& name : case_names) known += (known.empty() ? "" : ", ") + name;
-      throw InputError(v.origin + ": 'case.name' = \"" + c.case_.name +
+      throw InputError(v.origin + ": 'case.name' = \"" + abbreviated(c.case_.name) +
                        "\": no such case; built-in cases: " + known);
     }
   }

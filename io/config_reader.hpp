@@ -3,6 +3,7 @@
 /// defaults (io/config_keys.cpp) and validates every value. Any problem throws an
 /// InputError whose message names the file and line (or the --set argument), the key,
 /// what was found and what was expected.
+#include <cstddef>
 #include <string>
 #include <vector>
 
@@ -10,7 +11,11 @@
 
 namespace squall::io {
 
-/// The text of a config file; InputError when it cannot be read.
+/// The largest config file read (1 MiB; the cases are a few KiB).
+inline constexpr std::size_t max_config_bytes = std::size_t(1) << 20;
+
+/// The text of a config file; InputError when it cannot be read, is a directory or is
+/// larger than max_config_bytes.
 std::string read_config_text(const std::string& path);
 
 /// Parses and validates `text` (from `source`, used in messages) with `overrides`
