@@ -1,9 +1,12 @@
 #include "solver/driver.hpp"
 
 #include <sys/resource.h>
+#include <unistd.h>
 
 #include <Kokkos_Core.hpp>
+#include <cerrno>
 #include <cstdio>
+#include <cstring>
 #include <filesystem>
 #include <memory>
 #include <system_error>
@@ -25,14 +28,29 @@
 namespace squall {
 namespace {
 
+/// Creates the output directory and makes sure files can be created in it (a probe file,
+/// removed at once), so that a read-only or foreign directory is refused as bad input
+/// (exit status 2) on every rank before any rank writes; otherwise one rank's failed
+/// write would leave the others waiting in a collective call.
 void make_output_dir(const std::string& dir, MPI_Comm comm) {
   const CollectiveOutcome made = collective(comm, [&] {
     if (comm_rank(comm) != 0) return;
+    const std::string hint = "; choose another with --output or output.dir";
     std::error_code ec;
     std::filesystem::create_directories(dir, ec);
-    if (ec) throw RunError("cannot create output directory '" + dir + "': " + ec.message());
+    if (ec) throw InputError("cannot create output directory '" + dir + "': " + ec.message() + hint);
+    if (!std::filesystem::is_directory(dir, ec))
+      throw InputError("output directory '" + dir + "' is not a directory" + hint);
+    const std::string probe = dir + "/.squall_write_probe_" + std::to_string(::getpid());
+    std::FILE* f = std::fopen(probe.c_str(), "w");
+    if (!f) throw InputError("output directory '" + dir + "' is not writable: " + std::strerror(errno) + hint);
+    std::fclose(f);
+    std::remove(probe.c_str());
   });
-  if (!made.ok()) throw RunError(made.message);
+  if (!made.ok()) {
+    if (made.status == 2) throw InputError(made.message);
+    throw RunError(made.message);
+  }
 }
 
 }  // namespace
