@@ -114,11 +114,12 @@ struct NumericAttribute {
   hid_t type;
   void* value;
   hsize_t count;
+  bool optional;  ///< files of earlier versions may lack it (the reader keeps the default)
 };
 
-NumericAttribute attribute(const char* name, hid_t type, void* value, hsize_t count = 1) {
+NumericAttribute attribute(const char* name, hid_t type, void* value, hsize_t count = 1, bool optional = false) {
   NumericAttribute a;
-  a.name = name, a.type = type, a.value = value, a.count = count;
+  a.name = name, a.type = type, a.value = value, a.count = count, a.optional = optional;
   return a;
 }
 
@@ -137,6 +138,7 @@ std::vector<NumericAttribute> numeric_attributes(CheckpointMeta& m) {
   list.push_back(attribute("periodic", integer, m.periodic.data(), 3));
   for (auto& [name, value] : m.ledger) list.push_back(attribute(name.c_str(), real, &value));
   list.push_back(attribute("max_diffusivity", real, &m.max_diffusivity));
+  list.push_back(attribute("records_time", real, &m.records_time, 1, true));
   return list;
 }
 
@@ -248,6 +250,7 @@ CheckpointMeta read_checkpoint_meta(const std::string& path, MPI_Comm comm,
   for (const auto& [name, value] : string_attributes(m)) *value = get_string(check, f, name);
   check_text(m);
   for (const auto& a : numeric_attributes(m)) {
+    if (a.optional && H5Aexists(f, a.name) <= 0) continue;
     // the stored size must be the expected one: a damaged or foreign file is refused
     Handle attribute(check(H5Aopen(f, a.name, H5P_DEFAULT), a.name), H5Aclose);
     Handle space(check(H5Aget_space(attribute.get()), a.name), H5Sclose);

@@ -33,6 +33,11 @@ struct CheckpointMeta {
   /// quantity of the equation set). The reader fills the names it is given.
   std::vector<std::pair<std::string, double>> ledger;
   double max_diffusivity = 0;                   ///< largest nu + nu_t of the last stage
+  /// Time of the newest diagnostics row and profile record the output schedule wrote (a
+  /// run's last records, written when it stops between output times, are not), where a
+  /// restart cuts diagnostics.csv and profiles.nc; -1 when the file has none (earlier
+  /// versions).
+  double records_time = -1;
   /// Read: whether the file carried the checksum of these metadata (attribute
   /// metadata_checksum, which write_checkpoint adds and read_checkpoint_meta verifies).
   bool metadata_verified = false;

@@ -1,7 +1,9 @@
 #include "io/csv_writer.hpp"
 
 #include <cerrno>
+#include <cstdlib>
 #include <cstring>
+#include <fstream>
 #include <utility>
 
 #include "core/error.hpp"
@@ -47,6 +49,34 @@ void CsvWriter::row(const std::vector<double>& values) {
   std::fputc('\n', file_);
   if (std::fflush(file_) != 0 || std::ferror(file_))
     throw RunError("cannot write '" + path_ + "': " + std::strerror(errno));
+}
+
+long truncate_csv_after(const std::string& path, double time) {
+  std::ifstream in(path, std::ios::binary);
+  if (!in) return 0;
+  std::string line, kept;
+  long dropped = 0;
+  bool header = true, later = false;
+  while (std::getline(in, line)) {
+    if (!header && !later) later = !(std::strtod(line.c_str(), nullptr) <= time);
+    if (later)
+      ++dropped;
+    else
+      kept += line + "\n";
+    header = false;
+  }
+  if (in.bad()) throw RunError("cannot read '" + path + "'");
+  if (dropped == 0) return 0;
+  const std::string tmp = path + ".tmp";
+  {
+    std::ofstream out(tmp, std::ios::binary | std::ios::trunc);
+    out << kept;
+    out.flush();
+    if (!out) throw RunError("cannot write '" + tmp + "': " + std::strerror(errno));
+  }
+  if (std::rename(tmp.c_str(), path.c_str()) != 0)
+    throw RunError("cannot rename '" + tmp + "' to '" + path + "': " + std::strerror(errno));
+  return dropped;
 }
 
 }  // namespace squall::io

@@ -29,4 +29,10 @@ class CsvWriter {
   std::size_t columns_ = 0;
 };
 
+/// Keeps the header of the CSV file `path` and its rows up to the first whose first
+/// column (the time) exceeds `time`; drops that row and all after it (rewriting the file
+/// through a .tmp and a rename; untouched when nothing is dropped). Returns the number of
+/// rows dropped; a missing file is left missing (0). RunError naming the file on failure.
+long truncate_csv_after(const std::string& path, double time);
+
 }  // namespace squall::io

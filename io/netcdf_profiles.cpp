@@ -84,6 +84,75 @@ void append_profiles(const std::string& path, const std::vector<double>& z, doub
   check(nc_close(id), "close");
 }
 
+long truncate_profiles_after(const std::string& path, double time) {
+  if (!std::filesystem::exists(path)) return 0;
+  const Checker read{path, "reading"};
+  int in, time_dim, var;
+  read(nc_open(path.c_str(), NC_NOWRITE, &in), "open");
+  size_t records = 0;
+  read(nc_inq_dimid(in, "time", &time_dim), "time");
+  read(nc_inq_dimlen(in, time_dim, &records), "time");
+  std::vector<double> times(records);
+  read(nc_inq_varid(in, "time", &var), "time");
+  if (records > 0) read(nc_get_var_double(in, var, times.data()), "time");
+  size_t keep = 0;
+  while (keep < records && times[keep] <= time) ++keep;
+  if (keep == records) {
+    nc_close(in);
+    return 0;
+  }
+  // A copy with the first `keep` records: the same dimensions, variables and attributes.
+  const std::string tmp = path + ".tmp";
+  const Checker check{tmp};
+  int out, ndims, nvars, ngatts, unlimited;
+  read(nc_inq(in, &ndims, &nvars, &ngatts, &unlimited), "inquire");
+  check(nc_create(tmp.c_str(), NC_NETCDF4 | NC_CLOBBER, &out), "create");
+  const auto copy_attributes = [&](int v, int count) {
+    for (int a = 0; a < count; ++a) {
+      char name[NC_MAX_NAME + 1];
+      read(nc_inq_attname(in, v, a, name), "attributes");
+      check(nc_copy_att(in, v, name, out, v), name);
+    }
+  };
+  std::vector<size_t> lengths(ndims);
+  for (int d = 0; d < ndims; ++d) {
+    char name[NC_MAX_NAME + 1];
+    int id;
+    read(nc_inq_dim(in, d, name, &lengths[d]), "dimensions");
+    if (d == time_dim) lengths[d] = keep;
+    check(nc_def_dim(out, name, d == unlimited ? NC_UNLIMITED : lengths[d], &id), name);
+  }
+  copy_attributes(NC_GLOBAL, ngatts);
+  for (int v = 0; v < nvars; ++v) {
+    char name[NC_MAX_NAME + 1];
+    nc_type type;
+    int nd, dims[NC_MAX_VAR_DIMS], natts, id;
+    read(nc_inq_var(in, v, name, &type, &nd, dims, &natts), "variables");
+    if (type != NC_DOUBLE) throw RunError("'" + path + "': variable " + name + " is not of type double");
+    check(nc_def_var(out, name, type, nd, dims, &id), name);
+    copy_attributes(v, natts);
+  }
+  check(nc_enddef(out), "enddef");
+  for (int v = 0; v < nvars; ++v) {
+    char name[NC_MAX_NAME + 1];
+    int nd, dims[NC_MAX_VAR_DIMS];
+    read(nc_inq_var(in, v, name, nullptr, &nd, dims, nullptr), "variables");
+    std::vector<size_t> start(nd, 0), count(nd);
+    size_t size = 1;
+    for (int i = 0; i < nd; ++i) size *= count[i] = lengths[dims[i]];
+    if (size == 0) continue;
+    std::vector<double> values(size);
+    read(nc_get_vara_double(in, v, start.data(), count.data(), values.data()), name);
+    check(nc_put_vara_double(out, v, start.data(), count.data(), values.data()), name);
+  }
+  check(nc_close(out), "close");
+  nc_close(in);
+  std::error_code ec;
+  std::filesystem::rename(tmp, path, ec);
+  if (ec) throw RunError("cannot rename '" + tmp + "' to '" + path + "': " + ec.message());
+  return static_cast<long>(records - keep);
+}
+
 int write_profile_means(const std::string& profiles_path, const std::string& out_path, double t0, double t1) {
   const Checker read{profiles_path, "reading"};
   int id, dim, var;

@@ -5,6 +5,8 @@
 #include "core/parallel_env.hpp"
 #include "core/version.hpp"
 #include "io/checkpoint.hpp"
+#include "io/csv_writer.hpp"
+#include "io/netcdf_profiles.hpp"
 #include "solver/solution_diagnostics.hpp"
 
 namespace squall {
@@ -63,6 +65,7 @@ std::string save_checkpoint(const std::string& dir, MPI_Comm comm, const Config&
   }
   for (std::size_t i = 0; i < state.case_state.size(); ++i) m.ledger.emplace_back(names[2 * nc + i], state.case_state[i]);
   m.max_diffusivity = state.max_diffusivity;
+  m.records_time = state.records_time;
   m.case_name = case_name;
   m.variables = variables_of(info);
   m.version = version;
@@ -123,6 +126,7 @@ RunState load_checkpoint(const std::string& path, MPI_Comm comm, const Config& c
   }
   for (std::size_t i = 0; i < case_values; ++i) s.case_state.push_back(m.ledger[2 * nc + i].second);
   s.max_diffusivity = m.max_diffusivity;
+  s.records_time = m.records_time < 0 ? m.time : m.records_time;  // files of earlier versions: their time
   return s;
 }
 
@@ -140,6 +144,21 @@ void set_aside_later_checkpoints(const std::string& dir, MPI_Comm comm, long sta
   log::warn("moved " + std::to_string(moved.size()) + " checkpoint(s) " +
             (restarted ? "later than the restart step" : "of an earlier run") + " to " + dir + "/" +
             io::superseded_dir + " (" + names + "); to continue that run instead, restart from one of them");
+}
+
+void drop_later_records(const std::string& csv_path, const std::string& profiles_path, double records_time,
+                        MPI_Comm comm) {
+  long rows = 0, records = 0;
+  const CollectiveOutcome outcome = collective(comm, [&] {
+    if (comm_rank(comm) != 0) return;
+    rows = io::truncate_csv_after(csv_path, records_time);
+    records = io::truncate_profiles_after(profiles_path, records_time);
+  });
+  if (!outcome.ok()) throw RunError(outcome.message);
+  if (rows + records > 0)
+    log::warn("dropped " + std::to_string(rows) + " row(s) of " + csv_path + " and " + std::to_string(records) +
+              " record(s) of " + profiles_path + " after t = " + std::to_string(records_time) +
+              " s, written after the checkpoint or when the run stopped between output times");
 }
 
 }  // namespace squall

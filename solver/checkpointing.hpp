@@ -25,6 +25,11 @@ struct RunState {
   std::vector<double> initial, boundary_inflow;
   std::vector<double> case_state;  ///< Case::saved_state()
   double max_diffusivity = 0;  ///< largest nu + nu_t of the last stage, for the next dt
+  /// Time of the newest diagnostics row and profile record that the output schedule
+  /// wrote; the records a run writes when it stops between output times (max_steps, a
+  /// signal) come after it. A restart drops every record after this time, so that the
+  /// files continue as the uninterrupted run wrote them.
+  double records_time = 0;
 };
 
 /// Writes host.q as checkpoint_<step>.h5 in `dir` and keeps the newest
@@ -47,5 +52,12 @@ RunState load_checkpoint(const std::string& path, MPI_Comm comm, const Config& c
 /// `--restart latest`. Collective; RunError when they cannot be moved.
 void set_aside_later_checkpoints(const std::string& dir, MPI_Comm comm, long start_step,
                                  const std::string& restart_path);
+
+/// A restart's first act on the output files: drops the rows of `csv_path` and the
+/// records of `profiles_path` after `records_time` (RunState::records_time of the
+/// checkpoint), which an interrupted run wrote after its checkpoint or when it stopped,
+/// and says how many. Rank 0 edits the files; collective; RunError when it cannot.
+void drop_later_records(const std::string& csv_path, const std::string& profiles_path, double records_time,
+                        MPI_Comm comm);
 
 }  // namespace squall

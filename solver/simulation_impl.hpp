@@ -202,10 +202,11 @@ void run_equations(const RunContext& ctx, std::unique_ptr<Case> the_case) {
     throw RunError("initial state: " + bad);
   set_aside_later_checkpoints(ctx.output_dir, comm, run.step, ctx.restart_path);
 
-  const std::string csv_path = ctx.output_dir + "/diagnostics.csv";
+  const std::string csv_path = ctx.output_dir + "/diagnostics.csv", profiles_path = ctx.output_dir + "/profiles.nc";
+  if (restarted) drop_later_records(csv_path, profiles_path, run.records_time, comm);
   io::CsvWriter csv;
   if (rank == 0) csv = io::CsvWriter(csv_path, diagnostics_columns(info, *the_case), restarted);
-  start_profiles(ctx.output_dir + "/profiles.nc", restarted, comm);
+  start_profiles(profiles_path, restarted, comm);
 
   const Real min_spacing = geometry.min_node_spacing;
   if (!restarted) run.max_diffusivity = rhs.max_diffusivity();
@@ -242,6 +243,9 @@ void run_equations(const RunContext& ctx, std::unique_ptr<Case> the_case) {
     subgrid.field = grid_node_values(subgrid_host, lgl_nodes, mesh);
     write_profiles(ctx.output_dir + "/profiles.nc", info, grid, run.t, comm, case_name, &subgrid);
   };
+  // Set when the time loop has ended: the records written then (between output times,
+  // after max_steps or a signal) are not the schedule's, and run.records_time stays put.
+  bool stopping = false;
   // A diagnostics row (with the ledger of each conserved quantity: time_loop.hpp) and,
   // with a file index >= 0, field file number `file`.
   const auto output = [&](long file) {
@@ -258,6 +262,7 @@ void run_equations(const RunContext& ctx, std::unique_ptr<Case> the_case) {
     for (double v : the_case->time_series(host, comm)) row.push_back(v);
     if (rank == 0) csv.row(row);
     last_row_time = run.t;
+    if (!stopping) run.records_time = run.t;
     if (file >= 0) {
       const GridValues grid = grid_values(info, derive, host, lgl_nodes, mesh);
       write_field_file(ctx.output_dir + "/" + detail::field_file_name(static_cast<int>(file)), info, grid, run.t, N,
@@ -276,6 +281,7 @@ void run_equations(const RunContext& ctx, std::unique_ptr<Case> the_case) {
     copy_to_host(run.t);
     profiles_now(grid_values(info, derive, host, lgl_nodes, mesh));
     last_profile_time = run.t;
+    if (!stopping) run.records_time = run.t;
   };
   const Schedule schedule(config);
   std::string last_checkpoint;
@@ -350,6 +356,7 @@ void run_equations(const RunContext& ctx, std::unique_ptr<Case> the_case) {
   }
   const double loop_seconds = MPI_Wtime() - loop_start -
                               (ctx.timers.seconds("output") + ctx.timers.seconds("checkpoint") - output_seconds_before);
+  stopping = true;
   if (run.t != last_output_time) output(run.output_count + 1);
   if (schedule.profiles_interval > 0) profiles();
   const std::string final_checkpoint = checkpoint();
