@@ -4,6 +4,7 @@
 #include <unistd.h>
 
 #include <algorithm>
+#include <cerrno>
 #include <cstdint>
 #include <cstdio>
 #include <cstdlib>
@@ -13,6 +14,8 @@
 #include <utility>
 
 #include "core/error.hpp"
+#include "core/parallel_env.hpp"
+#include "io/disk_space.hpp"
 
 namespace squall::io {
 namespace {
@@ -48,13 +51,32 @@ class Handle {
   herr_t (*close_)(hid_t);
 };
 
-/// Turns HDF5 failures into exceptions of type E naming `path`.
-template <class E>
-struct Checker {
+/// Turns HDF5 failures in reading `path` into InputErrors naming it. Every rank of `comm`
+/// calls it after every library call, and all ranks learn whether any of them failed: all
+/// throw together, and no rank goes on alone into the next collective call (where it
+/// would wait for ever).
+struct ReadChecker {
+  std::string path;
+  MPI_Comm comm;
+  hid_t operator()(hid_t id, const char* what) const {
+    const CollectiveOutcome agreed = collective(comm, [&] {
+      if (id < 0) throw InputError("HDF5 error on '" + path + "' (" + what + "): " + hdf5_message());
+    });
+    if (!agreed.ok()) throw InputError(agreed.message);
+    return id;
+  }
+};
+
+/// Checks the library calls that write `path` (the unfinished copy of a checkpoint). HDF5
+/// cannot recover from a write that failed on some ranks (the others wait inside the
+/// library), so a failure removes `path` and ends the job; the previous checkpoint stays.
+struct WriteChecker {
   std::string path;
   hid_t operator()(hid_t id, const char* what) const {
-    if (id < 0) throw E("HDF5 error on '" + path + "' (" + what + "): " + hdf5_message());
-    return id;
+    if (id >= 0) return id;
+    const int saved_errno = errno;
+    end_job_after_failed_write(path, "HDF5 error on '" + path + "' (" + what + "): " + hdf5_message() +
+                                         full_disk_note(path, saved_errno));
   }
 };
 
@@ -178,6 +200,13 @@ std::string metadata_checksum(CheckpointMeta& m) {
   return hex;
 }
 
+/// The size of a checkpoint, generously: the state, the texts, and room for HDF5's
+/// metadata.
+std::uintmax_t estimated_size(const CheckpointMeta& m, const CheckpointBlock& b) {
+  const std::uintmax_t values = std::uintmax_t(m.elements[0]) * m.elements[1] * m.elements[2] * b.values_per_element;
+  return values * sizeof(double) + m.config_text.size() + (std::uintmax_t(64) << 10);
+}
+
 int step_of(const std::filesystem::path& p) {
   const std::string name = p.filename().string();
   if (name.rfind("checkpoint_", 0) != 0 || p.extension() != ".h5") return -1;
@@ -205,7 +234,15 @@ std::string write_checkpoint(const std::string& dir, MPI_Comm comm, const Checkp
   char file_name[64];
   std::snprintf(file_name, sizeof file_name, "checkpoint_%06ld.h5", meta.step);
   const std::string path = dir + "/" + file_name, tmp = path + ".tmp";
-  const Checker<RunError> check{tmp};
+  const WriteChecker check{tmp};
+  int rank = 0;
+  MPI_Comm_rank(comm, &rank);
+  // Refused before the file is created when the disk cannot hold it: the previous
+  // checkpoint stays the newest, and HDF5 is not left with a file it cannot close.
+  const CollectiveOutcome room = collective(comm, [&] {
+    if (rank == 0) require_space(path, estimated_size(meta, block), "checkpoint '" + path + "'");
+  });
+  if (!room.ok()) throw RunError(room.message);
   {
     Handle fapl(mpio_access(comm), H5Pclose);
     Handle file(check(H5Fcreate(tmp.c_str(), H5F_ACC_TRUNC, H5P_DEFAULT, fapl.get()), "create"), H5Fclose);
@@ -226,12 +263,11 @@ std::string write_checkpoint(const std::string& dir, MPI_Comm comm, const Checkp
     check(H5Fflush(f, H5F_SCOPE_GLOBAL), "flush");
   }
   MPI_Barrier(comm);
-  int rank = 0;
-  MPI_Comm_rank(comm, &rank);
-  int renamed = 1;
-  if (rank == 0) renamed = std::rename(tmp.c_str(), path.c_str()) == 0;
-  MPI_Bcast(&renamed, 1, MPI_INT, 0, comm);
-  if (!renamed) throw RunError("cannot rename '" + tmp + "' to '" + path + "'");
+  const CollectiveOutcome renamed = collective(comm, [&] {
+    if (rank == 0 && std::rename(tmp.c_str(), path.c_str()) != 0)
+      throw RunError("cannot rename '" + tmp + "' to '" + path + "': " + std::strerror(errno));
+  });
+  if (!renamed.ok()) throw RunError(renamed.message);
   return path;
 }
 
@@ -239,7 +275,7 @@ CheckpointMeta read_checkpoint_meta(const std::string& path, MPI_Comm comm,
                                     const std::vector<std::string>& ledger_names,
                                     const std::function<void(const CheckpointMeta&)>& check_text) {
   quiet_hdf5();
-  const Checker<InputError> check{path};
+  const ReadChecker check{path, comm};
   if (!std::filesystem::is_regular_file(path)) throw InputError("no checkpoint file '" + path + "'");
   Handle fapl(mpio_access(comm), H5Pclose);
   Handle file(check(H5Fopen(path.c_str(), H5F_ACC_RDONLY, fapl.get()), "open: not a complete HDF5 file"),
@@ -273,7 +309,7 @@ CheckpointMeta read_checkpoint_meta(const std::string& path, MPI_Comm comm,
 
 void read_checkpoint_state(const std::string& path, MPI_Comm comm, const CheckpointBlock& block, double* data) {
   quiet_hdf5();
-  const Checker<InputError> check{path};
+  const ReadChecker check{path, comm};
   Handle fapl(mpio_access(comm), H5Pclose);
   Handle file(check(H5Fopen(path.c_str(), H5F_ACC_RDONLY, fapl.get()), "open"), H5Fclose);
   Handle dataset(check(H5Dopen2(file.get(), "state", H5P_DEFAULT), "state"), H5Dclose);

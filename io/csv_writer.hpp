@@ -1,7 +1,7 @@
 #pragma once
-/// A CSV time series written row by row and flushed after every row, so a run that dies
-/// keeps every row it reached. Only the rank that opens it writes.
-#include <cstdio>
+/// A CSV time series written row by row, each row written through to the file, so a run
+/// that dies keeps every row it reached, and a row that cannot be written whole (a full
+/// disk) is not written at all. Only the rank that opens it writes.
 #include <string>
 #include <vector>
 
@@ -19,13 +19,14 @@ class CsvWriter {
   CsvWriter(CsvWriter&& other) noexcept;
   CsvWriter& operator=(CsvWriter&& other) noexcept;
 
-  bool is_open() const { return file_ != nullptr; }
-  /// Appends one row (17 significant digits) and flushes it.
+  bool is_open() const { return fd_ >= 0; }
+  /// Appends one row (17 significant digits). On failure the file is cut back to the rows
+  /// before it, and RunError names the file and the cause.
   void row(const std::vector<double>& values);
 
  private:
   std::string path_;
-  std::FILE* file_ = nullptr;
+  int fd_ = -1;
   std::size_t columns_ = 0;
 };
 

@@ -3,25 +3,42 @@
 #include <netcdf.h>
 #include <netcdf_par.h>
 
+#include <cerrno>
 #include <cstdio>
+#include <cstring>
 
 #include "core/error.hpp"
+#include "core/parallel_env.hpp"
+#include "io/disk_space.hpp"
 
 namespace squall::io {
 namespace {
 
+/// A file written by all ranks together. A library call that fails on one rank leaves the
+/// others waiting inside the library (HDF5 cannot recover from a failed collective write),
+/// so a failure ends the job at once, with the unfinished file removed.
 class NcFile {
  public:
   explicit NcFile(std::string path) : path_(std::move(path)) {}
   void check(int status, const char* what) const {
-    if (status != NC_NOERR)
-      throw RunError("NetCDF error writing '" + path_ + "' (" + what + "): " + nc_strerror(status));
+    if (status == NC_NOERR) return;
+    const int saved_errno = errno;
+    end_job_after_failed_write(path_, "NetCDF error writing '" + path_ + "' (" + what + "): " + nc_strerror(status) +
+                                          full_disk_note(path_, saved_errno));
   }
   int id = -1;
 
  private:
   std::string path_;
 };
+
+/// The size of the file, generously: the values and the coordinates, and room for the
+/// header and HDF5's metadata.
+std::uintmax_t estimated_size(const FieldGrid& grid, std::size_t variables) {
+  const std::uintmax_t points = grid.axes[0].size() * grid.axes[1].size() * grid.axes[2].size();
+  const std::uintmax_t axes = grid.axes[0].size() + grid.axes[1].size() + grid.axes[2].size();
+  return (points * variables + axes + 1) * sizeof(double) + (std::uintmax_t(64) << 10);
+}
 
 void put_text(const NcFile& f, int var, const char* name, const std::string& value) {
   if (!value.empty()) f.check(nc_put_att_text(f.id, var, name, value.size(), value.c_str()), name);
@@ -35,65 +52,69 @@ void write_fields(const std::string& path, MPI_Comm comm, const FieldGrid& grid,
   int rank = 0;
   MPI_Comm_rank(comm, &rank);
   const std::string tmp = path + ".tmp";
+  // Refused before the file is created when the disk cannot hold it: a write that runs
+  // out of space half-way leaves the HDF5 library with a file it cannot close.
+  const CollectiveOutcome room = collective(comm, [&] {
+    if (rank == 0) require_space(path, estimated_size(grid, variables.size()), "'" + path + "'");
+  });
+  if (!room.ok()) throw RunError(room.message);
   NcFile f(tmp);
   f.check(nc_create_par(tmp.c_str(), NC_NETCDF4 | NC_CLOBBER, comm, MPI_INFO_NULL, &f.id), "create");
-  try {
-    int dim[4];
-    f.check(nc_def_dim(f.id, "time", NC_UNLIMITED, &dim[0]), "time dimension");
-    const char* axis_names[3] = {"x", "y", "z"};
-    for (int d = 0; d < 3; ++d)
-      f.check(nc_def_dim(f.id, axis_names[d], grid.axes[d].size(), &dim[3 - d]), "dimension");
-    for (const auto& [name, value] : global_attributes) put_text(f, NC_GLOBAL, name.c_str(), value);
+  int dim[4];
+  f.check(nc_def_dim(f.id, "time", NC_UNLIMITED, &dim[0]), "time dimension");
+  const char* axis_names[3] = {"x", "y", "z"};
+  for (int d = 0; d < 3; ++d)
+    f.check(nc_def_dim(f.id, axis_names[d], grid.axes[d].size(), &dim[3 - d]), "dimension");
+  for (const auto& [name, value] : global_attributes) put_text(f, NC_GLOBAL, name.c_str(), value);
 
-    int time_var;
-    f.check(nc_def_var(f.id, "time", NC_DOUBLE, 1, &dim[0], &time_var), "time variable");
-    put_text(f, time_var, "standard_name", "time");
-    put_text(f, time_var, "long_name", "simulated time");
-    put_text(f, time_var, "units", "s");
-    put_text(f, time_var, "axis", "T");
-    int axis_var[3];
-    const char* standard[3] = {"projection_x_coordinate", "projection_y_coordinate", "height"};
-    const char* axis_upper[3] = {"X", "Y", "Z"};
-    for (int d = 0; d < 3; ++d) {
-      f.check(nc_def_var(f.id, axis_names[d], NC_DOUBLE, 1, &dim[3 - d], &axis_var[d]), "axis variable");
-      put_text(f, axis_var[d], "standard_name", standard[d]);
-      put_text(f, axis_var[d], "long_name", std::string(axis_names[d]) + " coordinate of the cell centre");
-      put_text(f, axis_var[d], "units", "m");
-      put_text(f, axis_var[d], "axis", axis_upper[d]);
-      if (d == 2) put_text(f, axis_var[d], "positive", "up");
-    }
-    std::vector<int> ids(variables.size());
-    for (size_t v = 0; v < variables.size(); ++v) {
-      const FieldVariable& fv = variables[v];
-      f.check(nc_def_var(f.id, fv.name.c_str(), NC_DOUBLE, 4, dim, &ids[v]), "field variable");
-      put_text(f, ids[v], "long_name", fv.long_name);
-      put_text(f, ids[v], "standard_name", fv.standard_name);
-      put_text(f, ids[v], "units", fv.units);
-    }
-    f.check(nc_enddef(f.id), "enddef");
+  int time_var;
+  f.check(nc_def_var(f.id, "time", NC_DOUBLE, 1, &dim[0], &time_var), "time variable");
+  put_text(f, time_var, "standard_name", "time");
+  put_text(f, time_var, "long_name", "simulated time");
+  put_text(f, time_var, "units", "s");
+  put_text(f, time_var, "axis", "T");
+  int axis_var[3];
+  const char* standard[3] = {"projection_x_coordinate", "projection_y_coordinate", "height"};
+  const char* axis_upper[3] = {"X", "Y", "Z"};
+  for (int d = 0; d < 3; ++d) {
+    f.check(nc_def_var(f.id, axis_names[d], NC_DOUBLE, 1, &dim[3 - d], &axis_var[d]), "axis variable");
+    put_text(f, axis_var[d], "standard_name", standard[d]);
+    put_text(f, axis_var[d], "long_name", std::string(axis_names[d]) + " coordinate of the cell centre");
+    put_text(f, axis_var[d], "units", "m");
+    put_text(f, axis_var[d], "axis", axis_upper[d]);
+    if (d == 2) put_text(f, axis_var[d], "positive", "up");
+  }
+  std::vector<int> ids(variables.size());
+  for (size_t v = 0; v < variables.size(); ++v) {
+    const FieldVariable& fv = variables[v];
+    f.check(nc_def_var(f.id, fv.name.c_str(), NC_DOUBLE, 4, dim, &ids[v]), "field variable");
+    put_text(f, ids[v], "long_name", fv.long_name);
+    put_text(f, ids[v], "standard_name", fv.standard_name);
+    put_text(f, ids[v], "units", fv.units);
+  }
+  f.check(nc_enddef(f.id), "enddef");
 
-    // Time extends the record dimension, which is collective: rank 0 writes the value,
-    // the others take part with nothing. Coordinates: rank 0 alone.
-    f.check(nc_var_par_access(f.id, time_var, NC_COLLECTIVE), "access");
-    const size_t zero = 0, one = rank == 0 ? 1 : 0;
-    f.check(nc_put_vara_double(f.id, time_var, &zero, &one, &time), "time");
-    for (int d = 0; d < 3; ++d) f.check(nc_var_par_access(f.id, axis_var[d], NC_INDEPENDENT), "access");
-    if (rank == 0)
-      for (int d = 0; d < 3; ++d) f.check(nc_put_var_double(f.id, axis_var[d], grid.axes[d].data()), "axis");
-    // Fields: every rank its block, collectively.
-    const size_t start[4] = {0, grid.start[2], grid.start[1], grid.start[0]};
-    const size_t count[4] = {1, grid.count[2], grid.count[1], grid.count[0]};
-    for (size_t v = 0; v < variables.size(); ++v) {
-      f.check(nc_var_par_access(f.id, ids[v], NC_COLLECTIVE), "access");
-      f.check(nc_put_vara_double(f.id, ids[v], start, count, variables[v].data), variables[v].name.c_str());
-    }
-  } catch (...) {
-    nc_close(f.id);
-    throw;
+  // Time extends the record dimension, which is collective: rank 0 writes the value,
+  // the others take part with nothing. Coordinates: rank 0 alone.
+  f.check(nc_var_par_access(f.id, time_var, NC_COLLECTIVE), "access");
+  const size_t zero = 0, one = rank == 0 ? 1 : 0;
+  f.check(nc_put_vara_double(f.id, time_var, &zero, &one, &time), "time");
+  for (int d = 0; d < 3; ++d) f.check(nc_var_par_access(f.id, axis_var[d], NC_INDEPENDENT), "access");
+  if (rank == 0)
+    for (int d = 0; d < 3; ++d) f.check(nc_put_var_double(f.id, axis_var[d], grid.axes[d].data()), "axis");
+  // Fields: every rank its block, collectively.
+  const size_t start[4] = {0, grid.start[2], grid.start[1], grid.start[0]};
+  const size_t count[4] = {1, grid.count[2], grid.count[1], grid.count[0]};
+  for (size_t v = 0; v < variables.size(); ++v) {
+    f.check(nc_var_par_access(f.id, ids[v], NC_COLLECTIVE), "access");
+    f.check(nc_put_vara_double(f.id, ids[v], start, count, variables[v].data), variables[v].name.c_str());
   }
   f.check(nc_close(f.id), "close");
-  if (rank == 0 && std::rename(tmp.c_str(), path.c_str()) != 0)
-    throw RunError("cannot rename '" + tmp + "' to '" + path + "'");
+  const CollectiveOutcome renamed = collective(comm, [&] {
+    if (rank == 0 && std::rename(tmp.c_str(), path.c_str()) != 0)
+      throw RunError("cannot rename '" + tmp + "' to '" + path + "': " + std::strerror(errno));
+  });
+  if (!renamed.ok()) throw RunError(renamed.message);
 }
 
 }  // namespace squall::io

@@ -2,22 +2,70 @@
 
 #include <netcdf.h>
 
+#include <cerrno>
+#include <cstdio>
 #include <filesystem>
 #include <map>
 
 #include "core/error.hpp"
+#include "io/disk_space.hpp"
 
 namespace squall::io {
 namespace {
 
+/// Checks the NetCDF calls on `path`. A failed read throws. A failed write ends the job:
+/// HDF5 cannot go on after it (it keeps the file it could not finish, and its shutdown
+/// crashes); `partial`, the unfinished copy when the write makes one, is removed first.
 struct Checker {
   std::string path;
-  const char* doing = "writing";
+  bool writing = true;
+  std::string partial;
   void operator()(int status, const std::string& what) const {
-    if (status != NC_NOERR)
-      throw RunError("NetCDF error " + std::string(doing) + " '" + path + "' (" + what + "): " + nc_strerror(status));
+    if (status == NC_NOERR) return;
+    const int saved_errno = errno;
+    const std::string message = "NetCDF error " + std::string(writing ? "writing" : "reading") + " '" + path +
+                                "' (" + what + "): " + nc_strerror(status);
+    if (!writing) throw RunError(message);
+    end_job_after_failed_write(partial, message + full_disk_note(path, saved_errno) +
+                                            (partial.empty() ? "; the file, appended in place, may be left unreadable" : ""));
   }
 };
+
+/// An open NetCDF file, closed when it goes out of scope (on an error: unchecked).
+class NcId {
+ public:
+  NcId() = default;
+  ~NcId() {
+    if (id >= 0) nc_close(id);
+  }
+  NcId(const NcId&) = delete;
+  NcId& operator=(const NcId&) = delete;
+  /// Closes the file and checks that its data reached the disk.
+  void close(const Checker& check) {
+    const int status = nc_close(id);
+    id = -1;
+    check(status, "close");
+  }
+  int id = -1;
+};
+
+/// Removes `path` (a partial copy) unless dismissed.
+class PartialFile {
+ public:
+  explicit PartialFile(std::string path) : path_(std::move(path)) {}
+  ~PartialFile() {
+    if (!path_.empty()) std::remove(path_.c_str());
+  }
+  PartialFile(const PartialFile&) = delete;
+  PartialFile& operator=(const PartialFile&) = delete;
+  void keep() { path_.clear(); }
+
+ private:
+  std::string path_;
+};
+
+/// Room for the header and HDF5's metadata, on top of the values a write adds.
+constexpr std::uintmax_t metadata_room = std::uintmax_t(64) << 10;
 
 std::string attribute(int id, int var, const char* name) {
   size_t length = 0;
@@ -33,8 +81,10 @@ void text(const Checker& check, int id, int var, const char* name, const std::st
 
 void create(const Checker& check, const std::string& path, const std::vector<double>& z,
             const std::vector<ProfileVariable>& variables, const std::string& title) {
-  int id, dims[2], var;
-  check(nc_create(path.c_str(), NC_NETCDF4 | NC_CLOBBER, &id), "create");
+  NcId file;
+  int dims[2], var;
+  check(nc_create(path.c_str(), NC_NETCDF4 | NC_CLOBBER, &file.id), "create");
+  const int id = file.id;
   check(nc_def_dim(id, "time", NC_UNLIMITED, &dims[0]), "time");
   check(nc_def_dim(id, "z", z.size(), &dims[1]), "z");
   text(check, id, NC_GLOBAL, "Conventions", "CF-1.8");
@@ -59,17 +109,24 @@ void create(const Checker& check, const std::string& path, const std::vector<dou
   }
   check(nc_enddef(id), "enddef");
   check(nc_put_var_double(id, z_var, z.data()), "z");
-  check(nc_close(id), "close");
+  file.close(check);
 }
 
 }  // namespace
 
 void append_profiles(const std::string& path, const std::vector<double>& z, double time,
                      const std::vector<ProfileVariable>& variables, const std::string& title) {
-  const Checker check{path};
+  const Checker check{path, true, ""};
+  // Refused before the file is touched when the disk cannot hold the record: a write that
+  // runs out of space half-way can leave the file unreadable.
+  std::uintmax_t values = z.size() + 1;
+  for (const auto& v : variables) values += v.values.size();
+  require_space(path, values * sizeof(double) + metadata_room, "a record of '" + path + "'");
   if (!std::filesystem::exists(path)) create(check, path, z, variables, title);
-  int id, dim, var;
-  check(nc_open(path.c_str(), NC_WRITE, &id), "open");
+  NcId file;
+  int dim, var;
+  check(nc_open(path.c_str(), NC_WRITE, &file.id), "open");
+  const int id = file.id;
   size_t records = 0;
   check(nc_inq_dimid(id, "time", &dim), "time");
   check(nc_inq_dimlen(id, dim, &records), "time");
@@ -81,14 +138,23 @@ void append_profiles(const std::string& path, const std::vector<double>& z, doub
     const size_t start[2] = {records, 0}, count[2] = {1, v.values.size()};
     check(nc_put_vara_double(id, var, start, count, v.values.data()), v.name);
   }
-  check(nc_close(id), "close");
+  file.close(check);
+}
+
+bool readable_netcdf(const std::string& path) {
+  int id = -1;
+  if (nc_open(path.c_str(), NC_NOWRITE, &id) != NC_NOERR) return false;
+  nc_close(id);
+  return true;
 }
 
 long truncate_profiles_after(const std::string& path, double time) {
   if (!std::filesystem::exists(path)) return 0;
-  const Checker read{path, "reading"};
-  int in, time_dim, var;
-  read(nc_open(path.c_str(), NC_NOWRITE, &in), "open");
+  const Checker read{path, false, ""};
+  NcId input;
+  int time_dim, var;
+  read(nc_open(path.c_str(), NC_NOWRITE, &input.id), "open");
+  const int in = input.id;
   size_t records = 0;
   read(nc_inq_dimid(in, "time", &time_dim), "time");
   read(nc_inq_dimlen(in, time_dim, &records), "time");
@@ -97,16 +163,16 @@ long truncate_profiles_after(const std::string& path, double time) {
   if (records > 0) read(nc_get_var_double(in, var, times.data()), "time");
   size_t keep = 0;
   while (keep < records && times[keep] <= time) ++keep;
-  if (keep == records) {
-    nc_close(in);
-    return 0;
-  }
+  if (keep == records) return 0;
   // A copy with the first `keep` records: the same dimensions, variables and attributes.
   const std::string tmp = path + ".tmp";
-  const Checker check{tmp};
-  int out, ndims, nvars, ngatts, unlimited;
+  const Checker check{tmp, true, tmp};
+  int ndims, nvars, ngatts, unlimited;
   read(nc_inq(in, &ndims, &nvars, &ngatts, &unlimited), "inquire");
-  check(nc_create(tmp.c_str(), NC_NETCDF4 | NC_CLOBBER, &out), "create");
+  PartialFile partial(tmp);
+  NcId output;
+  check(nc_create(tmp.c_str(), NC_NETCDF4 | NC_CLOBBER, &output.id), "create");
+  const int out = output.id;
   const auto copy_attributes = [&](int v, int count) {
     for (int a = 0; a < count; ++a) {
       char name[NC_MAX_NAME + 1];
@@ -145,18 +211,20 @@ long truncate_profiles_after(const std::string& path, double time) {
     read(nc_get_vara_double(in, v, start.data(), count.data(), values.data()), name);
     check(nc_put_vara_double(out, v, start.data(), count.data(), values.data()), name);
   }
-  check(nc_close(out), "close");
-  nc_close(in);
+  output.close(check);
   std::error_code ec;
   std::filesystem::rename(tmp, path, ec);
   if (ec) throw RunError("cannot rename '" + tmp + "' to '" + path + "': " + ec.message());
+  partial.keep();
   return static_cast<long>(records - keep);
 }
 
 int write_profile_means(const std::string& profiles_path, const std::string& out_path, double t0, double t1) {
-  const Checker read{profiles_path, "reading"};
-  int id, dim, var;
-  read(nc_open(profiles_path.c_str(), NC_NOWRITE, &id), "open");
+  const Checker read{profiles_path, false, ""};
+  NcId input;
+  int dim, var;
+  read(nc_open(profiles_path.c_str(), NC_NOWRITE, &input.id), "open");
+  const int id = input.id;
   size_t records = 0, levels = 0;
   read(nc_inq_dimid(id, "time", &dim), "time");
   const int time_dim = dim;
@@ -172,10 +240,7 @@ int write_profile_means(const std::string& profiles_path, const std::string& out
   std::map<double, size_t> chosen;
   for (size_t r = 0; r < records; ++r)
     if (times[r] >= t0 && times[r] <= t1) chosen[times[r]] = r;
-  if (chosen.empty()) {
-    nc_close(id);
-    return 0;
-  }
+  if (chosen.empty()) return 0;
   int nvars = 0;
   read(nc_inq_nvars(id, &nvars), "variables");
   std::vector<ProfileVariable> means;
@@ -196,12 +261,15 @@ int write_profile_means(const std::string& profiles_path, const std::string& out
     means.push_back(std::move(m));
   }
   const std::string title = attribute(id, NC_GLOBAL, "title");
-  nc_close(id);
 
   const std::string tmp = out_path + ".tmp";
-  const Checker check{tmp};
-  int out, zdim, z_var;
-  check(nc_create(tmp.c_str(), NC_NETCDF4 | NC_CLOBBER, &out), "create");
+  const Checker check{tmp, true, tmp};
+  require_space(out_path, (means.size() + 1) * levels * sizeof(double) + metadata_room, "'" + out_path + "'");
+  PartialFile partial(tmp);
+  NcId output;
+  int zdim, z_var;
+  check(nc_create(tmp.c_str(), NC_NETCDF4 | NC_CLOBBER, &output.id), "create");
+  const int out = output.id;
   check(nc_def_dim(out, "z", levels, &zdim), "z");
   text(check, out, NC_GLOBAL, "Conventions", "CF-1.8");
   text(check, out, NC_GLOBAL, "title", title + ", time mean");
@@ -229,10 +297,11 @@ int write_profile_means(const std::string& profiles_path, const std::string& out
   check(nc_enddef(out), "enddef");
   check(nc_put_var_double(out, z_var, z.data()), "z");
   for (size_t i = 0; i < means.size(); ++i) check(nc_put_var_double(out, ids[i], means[i].values.data()), means[i].name);
-  check(nc_close(out), "close");
+  output.close(check);
   std::error_code ec;
   std::filesystem::rename(tmp, out_path, ec);
   if (ec) throw RunError("cannot rename '" + tmp + "' to '" + out_path + "': " + ec.message());
+  partial.keep();
   return count;
 }
 

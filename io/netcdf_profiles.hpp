@@ -22,6 +22,10 @@ void append_profiles(const std::string& path, const std::vector<double>& z, doub
 /// dropped (0 for a missing file). RunError naming the file on failure.
 long truncate_profiles_after(const std::string& path, double time);
 
+/// Whether `path` opens as a NetCDF file (an append that failed half-way, on a full disk,
+/// can leave profiles.nc unreadable).
+bool readable_netcdf(const std::string& path);
+
 /// Writes out_path: the time mean over [t0, t1] of every (time, z) variable of the
 /// profiles file `profiles_path`, on z, with its attributes and cell_methods "time: mean"
 /// (CF). A time recorded more than once (files of earlier versions, whose restarts wrote

@@ -1,5 +1,7 @@
 #include "solver/checkpointing.hpp"
 
+#include <filesystem>
+
 #include "core/error.hpp"
 #include "core/log.hpp"
 #include "core/parallel_env.hpp"
@@ -149,12 +151,25 @@ void set_aside_later_checkpoints(const std::string& dir, MPI_Comm comm, long sta
 void drop_later_records(const std::string& csv_path, const std::string& profiles_path, double records_time,
                         MPI_Comm comm) {
   long rows = 0, records = 0;
+  const std::string damaged = profiles_path + ".damaged";
+  bool set_aside = false;
   const CollectiveOutcome outcome = collective(comm, [&] {
     if (comm_rank(comm) != 0) return;
     rows = io::truncate_csv_after(csv_path, records_time);
+    // A profiles file left unreadable (an append cut off by a full disk) is kept aside,
+    // and the run starts a new one rather than refusing to continue.
+    if (std::filesystem::exists(profiles_path) && !io::readable_netcdf(profiles_path)) {
+      std::error_code ec;
+      std::filesystem::rename(profiles_path, damaged, ec);
+      if (ec) throw RunError("cannot move the unreadable '" + profiles_path + "' aside: " + ec.message());
+      set_aside = true;
+    }
     records = io::truncate_profiles_after(profiles_path, records_time);
   });
   if (!outcome.ok()) throw RunError(outcome.message);
+  if (comm_rank(comm) == 0 && set_aside)
+    log::warn(profiles_path + " could not be read (cut off by a failed write?): kept as " + damaged +
+              "; a new profiles file starts at the restart");
   if (rows + records > 0)
     log::warn("dropped " + std::to_string(rows) + " row(s) of " + csv_path + " and " + std::to_string(records) +
               " record(s) of " + profiles_path + " after t = " + std::to_string(records_time) +

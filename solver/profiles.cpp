@@ -5,6 +5,7 @@
 
 #include "core/error.hpp"
 #include "core/log.hpp"
+#include "core/parallel_env.hpp"
 #include "core/reproducible_sum.hpp"
 #include "io/netcdf_profiles.hpp"
 
@@ -61,12 +62,14 @@ std::string flux_units(const std::string& units) { return units == "1" ? "m s-1"
 }  // namespace
 
 void start_profiles(const std::string& path, bool restarted, MPI_Comm comm) {
-  int rank = 0;
-  MPI_Comm_rank(comm, &rank);
-  if (restarted || rank != 0) return;
-  std::error_code ec;
-  std::filesystem::remove(path, ec);
-  if (ec) throw RunError("cannot replace '" + path + "' of an earlier run: " + ec.message());
+  if (restarted) return;
+  const CollectiveOutcome removed = collective(comm, [&] {
+    if (comm_rank(comm) != 0) return;
+    std::error_code ec;
+    std::filesystem::remove(path, ec);
+    if (ec) throw RunError("cannot replace '" + path + "' of an earlier run: " + ec.message());
+  });
+  if (!removed.ok()) throw RunError(removed.message);
 }
 
 void write_profiles(const std::string& path, const physics::VariableInfo& info, const GridValues& g, double time,
@@ -111,9 +114,6 @@ void write_profiles(const std::string& path, const physics::VariableInfo& info, 
       for (int c = 0; c < count; ++c) out[c] = subgrid->field[c][at];
     });
   }
-  int rank = 0;
-  MPI_Comm_rank(comm, &rank);
-  if (rank != 0) return;
   std::vector<io::ProfileVariable> variables{
       {"u", "horizontal mean of u", "eastward_wind", "m s-1", means[0]},
       {"v", "horizontal mean of v", "northward_wind", "m s-1", means[1]},
@@ -161,7 +161,13 @@ void write_profiles(const std::string& path, const physics::VariableInfo& info, 
                            flux_units(subgrid->scalar_units[t]), modelled[S::w_scalar + t]});
     }
   }
-  io::append_profiles(path, g.axes[2], time, variables, "Squall " + case_name + " profiles");
+  // Rank 0 appends the record; every rank learns whether it could (a full disk), so none
+  // goes on alone into the next collective call.
+  const CollectiveOutcome written = collective(comm, [&] {
+    if (comm_rank(comm) == 0)
+      io::append_profiles(path, g.axes[2], time, variables, "Squall " + case_name + " profiles");
+  });
+  if (!written.ok()) throw RunError(written.message);
 }
 
 void write_mean_profiles(const std::string& output_dir, const Config& config, MPI_Comm comm) {

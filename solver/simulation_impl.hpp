@@ -6,6 +6,7 @@
 #include <climits>
 #include <cmath>
 #include <cstdio>
+#include <functional>
 
 #include "core/error.hpp"
 #include "core/log.hpp"
@@ -187,6 +188,12 @@ void run_equations(const RunContext& ctx, std::unique_ptr<Case> the_case) {
   const bool restarted = !ctx.restart_path.empty();
   if (restarted) {
     run = load_checkpoint(ctx.restart_path, comm, config, case_name, mesh, info, the_case->saved_state().size(), host);
+    if (config.time.end_time < run.t) {
+      char text[160];
+      std::snprintf(text, sizeof text, "'time.end_time' = %g s is before t = %.9g s of the checkpoint ",
+                    config.time.end_time, run.t);
+      throw InputError(text + ctx.restart_path + ": set a later end time to continue the run");
+    }
     the_case->restore_state(run.case_state);
     Kokkos::deep_copy(q, host.q);
     host.time = run.t;
@@ -205,7 +212,15 @@ void run_equations(const RunContext& ctx, std::unique_ptr<Case> the_case) {
   const std::string csv_path = ctx.output_dir + "/diagnostics.csv", profiles_path = ctx.output_dir + "/profiles.nc";
   if (restarted) drop_later_records(csv_path, profiles_path, run.records_time, comm);
   io::CsvWriter csv;
-  if (rank == 0) csv = io::CsvWriter(csv_path, diagnostics_columns(info, *the_case), restarted);
+  // Rank 0 writes diagnostics.csv; every rank learns whether it could (a full disk), so
+  // none goes on alone into the next collective call.
+  const auto on_rank_0 = [&](const std::function<void()>& write) {
+    const CollectiveOutcome written = collective(comm, [&] {
+      if (rank == 0) write();
+    });
+    if (!written.ok()) throw RunError(written.message);
+  };
+  on_rank_0([&] { csv = io::CsvWriter(csv_path, diagnostics_columns(info, *the_case), restarted); });
   start_profiles(profiles_path, restarted, comm);
 
   const Real min_spacing = geometry.min_node_spacing;
@@ -260,7 +275,7 @@ void run_equations(const RunContext& ctx, std::unique_ptr<Case> the_case) {
       for (int c = 0; c < nc; ++c) row.push_back(values[c]);
     for (double v : {speed, cfl, MPI_Wtime() - loop_start}) row.push_back(v);
     for (double v : the_case->time_series(host, comm)) row.push_back(v);
-    if (rank == 0) csv.row(row);
+    on_rank_0([&] { csv.row(row); });
     last_row_time = run.t;
     if (!stopping) run.records_time = run.t;
     if (file >= 0) {
@@ -284,6 +299,7 @@ void run_equations(const RunContext& ctx, std::unique_ptr<Case> the_case) {
     if (!stopping) run.records_time = run.t;
   };
   const Schedule schedule(config);
+  if (restarted) schedule.resume(run);
   std::string last_checkpoint;
   long last_checkpoint_step = -1;
   const auto checkpoint = [&]() {

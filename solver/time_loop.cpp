@@ -64,6 +64,12 @@ long Schedule::field_file_at_output(RunState& run) const {
   return run.t < end_time ? run.output_count : run.output_count + 1;
 }
 
+void Schedule::resume(RunState& run) const {
+  if (interval <= 0) return;
+  while ((run.output_count + 1) * interval <= run.t) ++run.output_count;
+  while (run.output_count > 0 && run.output_count * interval > run.t) --run.output_count;
+}
+
 bool next_time_step(const Config& config, RunState& run, const std::array<Real, 2>& maxima, Real min_spacing,
                     bool evaluated, double next_output) {
   if (config.time.dt > 0) {

@@ -48,6 +48,10 @@ struct Schedule {
   /// Number of the field file written at the output time run.t reached by a step:
   /// k for the k-th interval output (counted in run), the next number at the end.
   long field_file_at_output(RunState& run) const;
+  /// On a restart, where output.interval may have changed: counts the outputs as if the
+  /// run had always had this interval (k-th output at k * interval), so that the next
+  /// output time is after run.t. Leaves the count alone when the interval is unchanged.
+  void resume(RunState& run) const;
 
   double end_time, interval, profiles_interval, checkpoint_interval;
   long checkpoint_steps;

@@ -27,6 +27,25 @@ equality)
   prun 4 --output r4 --set time.max_steps=120 --restart r4/checkpoint_000080.h5 || fail "restart on 4 ranks"
   $check same-checksum full/summary.json r1/summary.json r4/summary.json || fail "checksums differ"
   ;;
+schedule)
+  # A restart with another end time or output interval: an end time before the
+  # checkpoint is bad input (status 2) that leaves the output untouched; a new interval
+  # puts the outputs after the checkpoint at its multiples, never in the past.
+  prun 2 --output full --set time.end_time=20 --set output.checkpoint_interval=10 || fail "full run"
+  ckpt=$(ls full/checkpoint_*.h5 | head -1)
+  before=$(ls -R full | md5sum; cat full/diagnostics.csv full/profiles.nc 2>/dev/null | md5sum)
+  run --output full --set time.end_time=5 --restart "$ckpt" > early.log 2>&1
+  status=$?
+  cat early.log
+  [ "$status" = 2 ] || fail "a restart with an end time before the checkpoint exited $status, expected 2"
+  grep -q "'time.end_time' = 5 s is before t = " early.log || fail "the refusal does not name time.end_time"
+  [ "$before" = "$(ls -R full | md5sum; cat full/diagnostics.csv full/profiles.nc 2>/dev/null | md5sum)" ] ||
+    fail "the refused restart changed the output directory"
+  mkdir -p every4 && cp "$ckpt" every4/
+  run --output every4 --set time.end_time=20 --set output.interval=4 --restart latest || fail "restart with interval 4"
+  times=$(for f in every4/fields_*.nc; do ncdump -v time "$f" | sed -n 's/^ time = \([0-9.]*\) ;$/\1/p'; done | tr '\n' ' ')
+  [ "$times" = "12 16 20 " ] || fail "outputs after a restart with interval 4 at t = $times, expected 12 16 20"
+  ;;
 tracers)
   # With passive tracers (CASE: tracer_bubble): a restart on another rank count ends in
   # the same state, and a restart with other tracers is refused (status 2), naming them.

@@ -1,0 +1,33 @@
+#pragma once
+/// Disk space around output writes. A full disk (or an exhausted quota) is the common
+/// way an output write fails in a batch job; the writers check the free space before they
+/// start (so that no library is left half-way through a file) and, when a write fails,
+/// say whether a full disk is the cause.
+#include <cstdint>
+#include <string>
+
+namespace squall::io {
+
+/// Bytes available to this process on the file system holding `path` (a file or a
+/// directory; a file that does not exist yet: its directory), or -1 when unknown.
+long long free_bytes(const std::string& path);
+
+/// Throws RunError("no space left on device: ...") naming `what`, the directory of `path`
+/// and both sizes when the file system holding `path` has fewer than `bytes` free.
+void require_space(const std::string& path, std::uintmax_t bytes, const std::string& what);
+
+/// The cause to append to the message of a failed write of `path`: " (no space left on
+/// device: ...)" when `saved_errno` is ENOSPC or its file system has less than 1 MiB free,
+/// the quota or the file size limit when `saved_errno` is EDQUOT or EFBIG, "" otherwise.
+std::string full_disk_note(const std::string& path, int saved_errno = 0);
+
+/// Ends the whole job (MPI_Abort, exit status 1) after a write into an HDF5 file failed
+/// half-way: the library keeps the file it could not finish and cannot go on (its next
+/// collective call waits for ever on the other ranks; its shutdown crashes). Removes
+/// `partial` (the unfinished copy, if any) first and prints `message`.
+[[noreturn]] void end_job_after_failed_write(const std::string& partial, const std::string& message);
+
+/// `bytes` for a message: "812 kB", "3.4 MB", "2.1 GB".
+std::string format_bytes(double bytes);
+
+}  // namespace squall::io
