@@ -97,7 +97,7 @@ struct OutputConfig {
 
 struct Config {
   std::string source;  ///< file the config came from, for messages
-  std::string text;    ///< the file's text as read (kept for checkpoints)
+  std::string text;    ///< the file's text as read and the --set overrides as comments (kept in checkpoints)
   CaseConfig case_;
   MeshConfig mesh;
   DgConfig dg;

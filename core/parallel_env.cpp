@@ -36,6 +36,9 @@ ParallelEnvironment::ParallelEnvironment(int& argc, char**& argv) {
   kokkos_argv.push_back(nullptr);
   char** kokkos_args = kokkos_argv.data();
   Kokkos::initialize(kokkos_argc, kokkos_args);
+  // Kokkos removes the arguments it acts on; what is left of ours it did not know.
+  for (int i = 1; i < kokkos_argc; ++i)
+    if (kokkos_args[i] && std::strncmp(kokkos_args[i], "--kokkos-", 9) == 0) unknown_kokkos_.push_back(kokkos_args[i]);
 }
 
 ParallelEnvironment::~ParallelEnvironment() {

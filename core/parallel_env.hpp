@@ -7,6 +7,7 @@
 
 #include <functional>
 #include <string>
+#include <vector>
 
 namespace squall {
 
@@ -22,10 +23,14 @@ class ParallelEnvironment {
   MPI_Comm comm() const { return MPI_COMM_WORLD; }
   int rank() const { return rank_; }
   int size() const { return size_; }
+  /// The --kokkos-* arguments that Kokkos did not recognise (a typo would otherwise be
+  /// ignored without a word).
+  const std::vector<std::string>& unknown_kokkos_options() const { return unknown_kokkos_; }
 
  private:
   int rank_ = 0;
   int size_ = 1;
+  std::vector<std::string> unknown_kokkos_;
 };
 
 int comm_rank(MPI_Comm comm);

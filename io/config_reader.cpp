@@ -474,6 +474,12 @@ Config parse_config(const std::string& text, const std::string& source,
   Config c;
   c.source = source;
   c.text = text;
+  // The --set overrides ride along as comments, so that a checkpoint's config text says
+  // how the run was configured.
+  if (!overrides.empty()) {
+    c.text += std::string(text.empty() || text.back() == '\n' ? "" : "\n") + "\n# --set overrides of this run:\n";
+    for (const auto& o : overrides) c.text += "# --set " + o + "\n";
+  }
 
   {
     const KeySpec& k = spec("case", "name");

@@ -57,7 +57,7 @@ std::string check_physical(const Eq& eq, const dg::StateView& q, const dg::AuxVi
     std::snprintf(text, sizeof text,
                   "non-physical state at step %ld, t = %.9g s: element %d (%d, %d, %d), node %d at "
                   "(%.6g, %.6g, %.6g) m on rank %d: rho = %.6g, rho u = (%.6g, %.6g, %.6g), rho e = %.9g "
-                  "(NaN/Inf, or density or temperature <= 0); try a smaller time.cfl",
+                  "(NaN/Inf, or density or temperature <= 0)",
                   step, t, mesh.global_element(e), c[0], c[1], c[2], n, xh(0), xh(1), xh(2), mesh.rank(), qh(0), qh(1), qh(2),
                   qh(3), qh(4));
     throw RunError(text);
@@ -351,6 +351,12 @@ void run_equations(const RunContext& ctx, std::unique_ptr<Case> the_case) {
     if (!std::isfinite(maxima[0])) {
       bad = detail::check_physical<N, Eq>(eq, q, aux, geometry.x, mesh, run.step, run.t, comm);
       if (bad.empty()) bad = "the largest wave speed is not finite at step " + std::to_string(run.step);
+      char hint[96];
+      if (config.time.dt > 0)
+        std::snprintf(hint, sizeof hint, "; try a smaller time.dt (%g s, fixed)", config.time.dt);
+      else
+        std::snprintf(hint, sizeof hint, "; try a smaller time.cfl (%g)", config.time.cfl);
+      bad += hint;
     }
     if (!bad.empty()) {
       Kokkos::deep_copy(q_flat, q_last_good);

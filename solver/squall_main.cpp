@@ -122,6 +122,7 @@ int main(int argc, char** argv) {
   check->add_option("--set", args.overrides, "override a config key, as for run")
       ->expected(1)
       ->multi_option_policy(CLI::MultiOptionPolicy::TakeAll);
+  check->add_flag("--quiet", args.quiet, "print warnings and errors only");
   check->add_flag("--list-keys", args.list_keys,
                   "print every config key with its default and meaning");
 
@@ -140,6 +141,11 @@ int main(int argc, char** argv) {
     return code == 0 ? exit_ok : exit_input_error;
   }
   log::set_quiet(args.quiet);
+  if (!env.unknown_kokkos_options().empty()) {
+    log::error("unknown Kokkos option " + env.unknown_kokkos_options().front() +
+               " (squall --kokkos-help lists them)");
+    return exit_input_error;
+  }
 
   if (run->parsed()) return command_run(env.comm(), args);
   if (check->parsed()) return command_check(env.comm(), args);

@@ -33,6 +33,7 @@ schedule)
   # puts the outputs after the checkpoint at its multiples, never in the past.
   prun 2 --output full --set time.end_time=20 --set output.checkpoint_interval=10 || fail "full run"
   ckpt=$(ls full/checkpoint_*.h5 | head -1)
+  ncdump -h "$ckpt" | grep -qF '# --set time.end_time=20\n' || fail "the checkpoint's config text lacks the --set overrides"
   before=$(ls -R full | md5sum; cat full/diagnostics.csv full/profiles.nc 2>/dev/null | md5sum)
   run --output full --set time.end_time=5 --restart "$ckpt" > early.log 2>&1
   status=$?
