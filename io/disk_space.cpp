@@ -9,6 +9,7 @@
 
 #include "core/error.hpp"
 #include "core/parallel_env.hpp"
+#include "io/output_lock.hpp"
 
 namespace squall::io {
 namespace {
@@ -57,6 +58,7 @@ std::string full_disk_note(const std::string& path, int saved_errno) {
 
 void end_job_after_failed_write(const std::string& partial, const std::string& message) {
   if (!partial.empty()) std::remove(partial.c_str());
+  release_output_lock_now();
   abort_job(MPI_COMM_WORLD, message + "; the output library cannot go on after a failed write, so the job ends here",
             exit_run_error);
 }

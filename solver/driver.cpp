@@ -19,6 +19,7 @@
 #include "core/types.hpp"
 #include "core/version.hpp"
 #include "io/checkpoint.hpp"
+#include "io/output_lock.hpp"
 #include "io/summary.hpp"
 #include "mesh/brick.hpp"
 #include "mesh/local_mesh.hpp"
@@ -27,6 +28,13 @@
 
 namespace squall {
 namespace {
+
+/// Throws the agreed error of a collective phase on every rank, as the same kind.
+void rethrow(const CollectiveOutcome& outcome) {
+  if (outcome.ok()) return;
+  if (outcome.status == exit_input_error) throw InputError(outcome.message);
+  throw RunError(outcome.message);
+}
 
 /// Creates the output directory and makes sure files can be created in it (a probe file,
 /// removed at once), so that a read-only or foreign directory is refused as bad input
@@ -47,10 +55,7 @@ void make_output_dir(const std::string& dir, MPI_Comm comm) {
     std::fclose(f);
     std::remove(probe.c_str());
   });
-  if (!made.ok()) {
-    if (made.status == 2) throw InputError(made.message);
-    throw RunError(made.message);
-  }
+  rethrow(made);
 }
 
 }  // namespace
@@ -64,6 +69,13 @@ void run_simulation(const Config& config, const CaseInfo& case_info, const std::
   const int ranks = comm_size(comm);
   Timers timers;
   make_output_dir(output_dir, comm);
+  // One run per output directory: rank 0 holds the lock until the run ends, on any exit.
+  io::OutputLock lock;
+  std::string lock_warning;
+  rethrow(collective(comm, [&] {
+    if (comm_rank(comm) == 0) lock = io::OutputLock(output_dir, lock_warning);
+  }));
+  if (!lock_warning.empty()) log::warn(lock_warning);
 
   const mesh::Brick brick(config.mesh);
   const auto partition = mesh::CartesianPartition::choose(config.mesh.elements, ranks);
