@@ -379,15 +379,20 @@ void run_equations(const RunContext& ctx, std::unique_ptr<Case> the_case) {
   const double loop_seconds = MPI_Wtime() - loop_start -
                               (ctx.timers.seconds("output") + ctx.timers.seconds("checkpoint") - output_seconds_before);
   stopping = true;
-  if (run.t != last_output_time) output(run.output_count + 1);
-  if (schedule.profiles_interval > 0) profiles();
-  const std::string final_checkpoint = checkpoint();
-  // After the checkpoint, so that a failure to write the means loses nothing.
-  if (config.output.profiles_mean_window.size() == 2) write_mean_profiles(ctx.output_dir, config, comm);
-  if (stop_signal != 0)
+  std::string final_checkpoint;
+  if (stop_signal != 0) {
+    // The checkpoint first: a launcher may kill the ranks soon after its signal.
+    final_checkpoint = checkpoint();
     log::warn("stopped by signal " + std::to_string(stop_signal) + " at step " + std::to_string(run.step) +
               ", t = " + std::to_string(run.t) + " s; state saved in " + final_checkpoint +
-              "; continue with the same command and --restart latest, e.g. squall run " + config.source + " --output " + ctx.output_dir + " --restart latest");
+              "; continue with the same command and --restart latest, e.g. squall run " + config.source +
+              " --output " + ctx.output_dir + " --restart latest");
+  }
+  if (run.t != last_output_time) output(run.output_count + 1);
+  if (schedule.profiles_interval > 0) profiles();
+  if (final_checkpoint.empty()) final_checkpoint = checkpoint();
+  // After the checkpoint, so that a failure to write the means loses nothing.
+  if (config.output.profiles_mean_window.size() == 2) write_mean_profiles(ctx.output_dir, config, comm);
 
   // Summary.
   io::RunSummary& s = ctx.summary;

@@ -177,6 +177,23 @@ template|launcher)
   fi
   all_free
   ;;
+signal)
+  # The time limit's SIGUSR1 (#SBATCH --signal=B:USR1@120 in squall_composed.sbatch),
+  # sent here at once with scancel: the script passes it on, every rank stops with a
+  # checkpoint, and the job completes (status 0).
+  id=$(SQUALL="$squall" SQUALL_COMPOSE="$compose" SQUALL_LAUNCH="$mpiexec -n 2" SQUALL_OUTPUT="$dir/run" \
+       submit --chdir "$dir" "$root/scripts/slurm/squall_composed.sbatch" "$root/cases/rising_bubble.toml" --quiet \
+       --set "mesh.elements=[4,1,4]" --set dg.order=2 --set time.end_time=1e6)
+  for _ in $(seq 600); do [ -f "$dir/run/fields_000000.nc" ] && break; sleep 0.1; done
+  [ -f "$dir/run/fields_000000.nc" ] || fail "the run of job $id did not start: $(cat "$dir/job$id.out")"
+  sleep 1
+  scancel --batch --signal=USR1 "$id" || fail "scancel --signal=USR1 $id"
+  wait_state "$id" COMPLETED FAILED CANCELLED
+  [ "$(job_state "$id")" = COMPLETED ] || fail "job $id ended $(job_state "$id"): $(cat "$dir/job$id.out")"
+  grep -q '"stopped_by_signal": 10' "$dir/run/summary.json" || fail "summary.json does not record SIGUSR1"
+  ls "$dir/run"/checkpoint_*.h5 >/dev/null || fail "no checkpoint"
+  all_free
+  ;;
 *) fail "unknown test" ;;
 esac
 echo "$test: ok"
