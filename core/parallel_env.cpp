@@ -58,6 +58,14 @@ int comm_size(MPI_Comm comm) {
   return s;
 }
 
+int ranks_on_node(MPI_Comm comm) {
+  MPI_Comm node;
+  if (MPI_Comm_split_type(comm, MPI_COMM_TYPE_SHARED, 0, MPI_INFO_NULL, &node) != MPI_SUCCESS) return 1;
+  const int n = comm_size(node);
+  MPI_Comm_free(&node);
+  return n;
+}
+
 CollectiveOutcome collective(MPI_Comm comm, const std::function<void()>& phase) {
   int status = exit_ok;
   std::string message;

@@ -35,6 +35,8 @@ class ParallelEnvironment {
 
 int comm_rank(MPI_Comm comm);
 int comm_size(MPI_Comm comm);
+/// Collective: the number of ranks of `comm` on this rank's node (shared memory).
+int ranks_on_node(MPI_Comm comm);
 
 /// Outcome of a collective phase: the exit status agreed by all ranks (0 when every rank
 /// succeeded) and, on every rank, the message of the lowest failing rank.

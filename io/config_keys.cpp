@@ -62,7 +62,7 @@ std::vector<KeySpec> catalogue() {
     {"mesh", "elements", "[8, 1, 8]", "three integers >= 1 with nx*ny*nz <= 268435456",
      "number of hexahedral elements [nx, ny, nz]"},
     {"mesh", "domain", "[[0.0, 1000.0], [0.0, 1000.0], [0.0, 1000.0]]",
-     "three [min, max] pairs of finite numbers with min < max (metres)",
+     "three [min, max] pairs of finite numbers with min < max, spans of at most 1e8 m (metres)",
      "domain extent [[x0, x1], [y0, y1], [z0, z1]] in metres"},
     {"mesh", "periodic", "[true, true, false]", "three booleans",
      "periodic [x, y, z]; a direction that is not periodic has a wall at each end"},

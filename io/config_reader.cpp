@@ -4,6 +4,7 @@
 #include <cctype>
 #include <cerrno>
 #include <cmath>
+#include <cstdio>
 #include <cstring>
 #include <filesystem>
 #include <fstream>
@@ -23,6 +24,13 @@ namespace {
 /// Upper bound on nx*ny*nz: keeps global element and face ids within int (2^28 elements
 /// is 1.9e11 DOF at N = 8, far beyond any run).
 constexpr long long max_elements = 1LL << 28;
+constexpr double max_domain_span = 1e8;  // [m], 2.5 times around the Earth
+
+std::string format_value(double v) {
+  char text[32];
+  std::snprintf(text, sizeof text, "%g", v);
+  return text;
+}
 
 // Where a value came from, for messages: "file.toml:12" or "--set dg.order=9".
 struct Located {
@@ -536,6 +544,16 @@ Config parse_config(const std::string& text, const std::string& source,
       if (!std::isfinite(lo) || !std::isfinite(hi) || !(lo < hi))
         fail(v, full_name(k), std::string(k.expected) + "; direction " + "xyz"[d] +
                                   " is empty or inverted");
+      // The span and the element size must be finite numbers that the coordinates of
+      // the nodes can tell apart (1e308 - -1e308 is infinite).
+      const double span = hi - lo, size = span / c.mesh.elements[d];
+      if (!std::isfinite(span) || span > max_domain_span)
+        fail(v, full_name(k), std::string("a span of at most 1e8 m in each direction; direction ") + "xyz"[d] +
+                                  " spans " + format_value(span) + " m");
+      if (!(size > 1e-9 * std::max({std::abs(lo), std::abs(hi), span})))
+        fail(v, full_name(k), std::string("elements larger than 1e-9 of the coordinates; direction ") + "xyz"[d] +
+                                  " has elements of " + format_value(size) + " m at coordinates up to " +
+                                  format_value(std::max(std::abs(lo), std::abs(hi))) + " m");
       c.mesh.domain[d] = {lo, hi};
     }
   }

@@ -8,6 +8,7 @@
 #include <cstdio>
 #include <cstring>
 #include <filesystem>
+#include <fstream>
 #include <memory>
 #include <system_error>
 
@@ -19,6 +20,7 @@
 #include "core/types.hpp"
 #include "core/version.hpp"
 #include "io/checkpoint.hpp"
+#include "io/disk_space.hpp"
 #include "io/output_lock.hpp"
 #include "io/summary.hpp"
 #include "mesh/brick.hpp"
@@ -62,6 +64,49 @@ void make_output_dir(const std::string& dir, MPI_Comm comm) {
 
 void check_config_for_ranks(const Config& config, int ranks) {
   mesh::CartesianPartition::choose(config.mesh.elements, ranks);
+}
+
+std::uint64_t memory_per_rank(const Config& config, int variables, int ranks) {
+  const auto p = mesh::CartesianPartition::choose(config.mesh.elements, ranks).ranks();
+  std::uint64_t elements = 1;
+  for (int d = 0; d < 3; ++d)
+    elements *= static_cast<std::uint64_t>((config.mesh.elements[d] + p[d] - 1) / p[d]);
+  const std::uint64_t nodes = elements * std::uint64_t((config.dg.order + 1) * (config.dg.order + 1) * (config.dg.order + 1));
+  const bool viscous = config.physics.viscosity > 0 || config.physics.closure == "smagorinsky" ||
+                       config.physics.closure == "vreman";
+  return nodes * std::uint64_t(variables) * (viscous ? 170 : 90) + (std::uint64_t(40) << 20);
+}
+
+namespace {
+
+/// MemTotal and MemAvailable of /proc/meminfo [bytes]; 0 when unknown.
+std::pair<std::uint64_t, std::uint64_t> node_memory() {
+  std::ifstream in("/proc/meminfo");
+  std::string key, unit;
+  std::uint64_t value = 0, total = 0, available = 0;
+  while (in >> key >> value >> unit) {
+    if (key == "MemTotal:") total = value << 10;
+    if (key == "MemAvailable:") available = value << 10;
+  }
+  return {total, available};
+}
+
+}  // namespace
+
+std::string check_memory(const Config& config, int variables, int ranks, int node_ranks) {
+  const std::uint64_t per_rank = memory_per_rank(config, variables, ranks);
+  const std::uint64_t need = per_rank * std::uint64_t(node_ranks);
+  const auto [total, available] = node_memory();
+  const std::string what = "the mesh needs about " + io::format_bytes(double(per_rank)) + " of memory per rank, " +
+                           io::format_bytes(double(need)) + " for the " + std::to_string(node_ranks) +
+                           " rank(s) on this node";
+  if (total > 0 && need > total)
+    throw InputError(what + ", which has " + io::format_bytes(double(total)) +
+                     " in all: spread the ranks over more nodes, or use fewer elements (mesh.elements) or a lower "
+                     "dg.order");
+  if (available > 0 && need > available)
+    return what + ", more than the " + io::format_bytes(double(available)) + " available now";
+  return "";
 }
 
 void run_simulation(const Config& config, const CaseInfo& case_info, const std::string& output_dir,

@@ -4,6 +4,7 @@
 /// the input discovered here, RunError otherwise) for the caller to agree on.
 #include <mpi.h>
 
+#include <cstdint>
 #include <string>
 
 #include "core/config.hpp"
@@ -13,6 +14,17 @@ namespace squall {
 
 /// Checks what can only be checked with the rank count (the mesh splits over the ranks).
 void check_config_for_ranks(const Config& config, int ranks);
+
+/// The memory a rank needs for its part of the mesh [bytes]: peak resident size per
+/// degree of freedom measured on runs of this code (about 90 bytes per conserved variable
+/// and node for the Euler equations, 170 with viscous terms, whose gradients and subgrid
+/// fields it keeps), for the largest part, plus 40 MB. An estimate, rounded up.
+std::uint64_t memory_per_rank(const Config& config, int variables, int ranks);
+
+/// Compares memory_per_rank times the ranks on this node (`node_ranks`) with the node's
+/// memory: InputError when it exceeds the total, a warning (returned) when it exceeds
+/// what is available now; "" otherwise.
+std::string check_memory(const Config& config, int variables, int ranks, int node_ranks);
 
 /// Runs `config` for `case_info`, writing into `output_dir`; with `restart` (a
 /// checkpoint path, or "latest" for the newest in output_dir) continues from it.

@@ -15,6 +15,7 @@
 #include "core/version.hpp"
 #include "io/config_keys.hpp"
 #include "io/config_reader.hpp"
+#include "io/disk_space.hpp"
 #include "solver/driver.hpp"
 
 namespace squall {
@@ -31,6 +32,8 @@ struct Arguments {
 
 /// Reads (rank 0), broadcasts and validates the config on every rank. The outcome is
 /// agreed, so a bad config ends every rank the same way.
+std::uint64_t memory_estimate = 0;  // per rank, from load_config, for `check`
+
 CollectiveOutcome load_config(MPI_Comm comm, const Arguments& args, Config& config) {
   std::string text;
   CollectiveOutcome out = collective(comm, [&] {
@@ -38,13 +41,23 @@ CollectiveOutcome load_config(MPI_Comm comm, const Arguments& args, Config& conf
   });
   if (!out.ok()) return out;
   broadcast(comm, text, 0);
-  return collective(comm, [&] {
+  int variables = 0;
+  out = collective(comm, [&] {
     std::vector<std::string> names;
     for (const CaseInfo& c : cases::registered_cases()) names.push_back(c.name);
     config = io::parse_config(text, args.config_path, args.overrides, names);
     check_config_for_ranks(config, comm_size(comm));
-    cases::find_case(config.case_.name)->make(config);  // a case's own checks of the config
+    const auto the_case = cases::find_case(config.case_.name)->make(config);  // a case's own checks
+    variables = 5 + (the_case->moist() ? 1 : 0) + static_cast<int>(config.physics.tracers.size());
   });
+  if (!out.ok()) return out;
+  // Memory, per node: a mesh too large for the nodes is bad input, not std::bad_alloc.
+  const int node_ranks = ranks_on_node(comm);
+  std::string warning;
+  out = collective(comm, [&] { warning = check_memory(config, variables, comm_size(comm), node_ranks); });
+  if (out.ok() && !warning.empty()) log::warn(warning);
+  if (out.ok()) memory_estimate = memory_per_rank(config, variables, comm_size(comm));
+  return out;
 }
 
 int report(const CollectiveOutcome& out) {
@@ -68,7 +81,7 @@ int command_check(MPI_Comm comm, const Arguments& args) {
   log::info(args.config_path + ": ok (case " + config.case_.name + ", " + std::to_string(e[0]) +
             " x " + std::to_string(e[1]) + " x " + std::to_string(e[2]) + " elements, N = " +
             std::to_string(config.dg.order) + ", " + std::to_string(comm_size(comm)) +
-            " rank(s))");
+            " rank(s), about " + io::format_bytes(double(memory_estimate)) + " of memory per rank)");
   return exit_ok;
 }
 
