@@ -93,6 +93,7 @@ struct OutputConfig {
   int checkpoint_keep = 0;         ///< newest checkpoints kept
   double profiles_interval = 0;    ///< simulated seconds between profiles (0: with field outputs)
   std::vector<double> profiles_mean_window;  ///< [t0, t1] of profiles_mean.nc (empty: none)
+  std::string start_date;  ///< "YYYY-MM-DD HH:MM:SS" (UTC) of t = 0, for the CF time units
 };
 
 struct Config {

@@ -150,6 +150,9 @@ std::vector<KeySpec> catalogue() {
      "simulated time between checkpoints (0: none on this schedule); one is always written at the end"},
     {"output", "checkpoint_steps", "0", "an integer >= 0",
      "time steps between checkpoints (0: none on this schedule)"},
+    {"output", "start_date", "\"2000-01-01 00:00:00\"", "a date \"YYYY-MM-DD\" or \"YYYY-MM-DD HH:MM:SS\" (UTC)",
+     "date and time of t = 0: the output's time coordinates are in \"seconds since\" it (CF), which xarray "
+     "decodes to dates"},
     {"output", "checkpoint_keep", "3", "an integer in 1..1000",
      "number of newest checkpoints kept in the output directory; older ones are deleted"},
   };

@@ -26,6 +26,31 @@ namespace {
 constexpr long long max_elements = 1LL << 28;
 constexpr double max_domain_span = 1e8;  // [m], 2.5 times around the Earth
 
+/// "YYYY-MM-DD" or "YYYY-MM-DD HH:MM:SS" (or with a T) as "YYYY-MM-DD HH:MM:SS"; "" when
+/// it is not a valid date and time.
+std::string normalized_date(const std::string& text) {
+  int y = 0, mo = 0, d = 0, h = 0, mi = 0, s = 0;
+  char sep = ' ';
+  int used = 0;
+  if (text.size() == 10) {
+    if (std::sscanf(text.c_str(), "%4d-%2d-%2d%n", &y, &mo, &d, &used) != 3 || used != 10) return "";
+  } else if (text.size() == 19) {
+    if (std::sscanf(text.c_str(), "%4d-%2d-%2d%c%2d:%2d:%2d%n", &y, &mo, &d, &sep, &h, &mi, &s, &used) != 7 ||
+        used != 19 || (sep != ' ' && sep != 'T'))
+      return "";
+  } else {
+    return "";
+  }
+  const bool leap = (y % 4 == 0 && y % 100 != 0) || y % 400 == 0;
+  const int days[12] = {31, leap ? 29 : 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31};
+  if (y < 1 || mo < 1 || mo > 12 || d < 1 || d > days[mo - 1] || h > 23 || mi > 59 || s > 59 || h < 0 || mi < 0 ||
+      s < 0)
+    return "";
+  char out[80];
+  std::snprintf(out, sizeof out, "%04d-%02d-%02d %02d:%02d:%02d", y, mo, d, h, mi, s);
+  return out;
+}
+
 std::string format_value(double v) {
   char text[32];
   std::snprintf(text, sizeof text, "%g", v);
@@ -608,6 +633,27 @@ Config parse_config(const std::string& text, const std::string& source,
     c.output.dir = get_string(values.at(k), k);
   }
   c.output.interval = number(values, "output", "interval", [](double x) { return x >= 0; });
+  {
+    const KeySpec& k = spec("output", "start_date");
+    const Located v = values.at(k);
+    // A string, or a TOML date or date-time in UTC (start_date = 1969-06-22T12:00:00Z).
+    std::string date_text;
+    char buffer[64];
+    if (const auto* dt = v.node->as_date_time(); dt && (!dt->get().offset || dt->get().offset->minutes == 0)) {
+      const auto& [date, time, offset] = dt->get();
+      std::snprintf(buffer, sizeof buffer, "%04d-%02d-%02d %02d:%02d:%02d", int(date.year), int(date.month),
+                    int(date.day), int(time.hour), int(time.minute), int(time.second));
+      date_text = buffer;
+    } else if (const auto* d = v.node->as_date()) {
+      std::snprintf(buffer, sizeof buffer, "%04d-%02d-%02d", int(d->get().year), int(d->get().month),
+                    int(d->get().day));
+      date_text = buffer;
+    } else if (v.node->is_string()) {
+      date_text = get_string(v, k);
+    }
+    c.output.start_date = normalized_date(date_text);
+    if (c.output.start_date.empty()) fail(v, full_name(k), k.expected);
+  }
   c.output.profiles_interval = number(values, "output", "profiles_interval", [](double x) { return x >= 0; });
   {
     const KeySpec& k = spec("output", "profiles_mean_window");

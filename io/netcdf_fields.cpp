@@ -47,7 +47,7 @@ void put_text(const NcFile& f, int var, const char* name, const std::string& val
 }  // namespace
 
 void write_fields(const std::string& path, MPI_Comm comm, const FieldGrid& grid, double time,
-                  const std::vector<FieldVariable>& variables,
+                  const std::string& time_units, const std::vector<FieldVariable>& variables,
                   const std::vector<std::pair<std::string, std::string>>& global_attributes) {
   int rank = 0;
   MPI_Comm_rank(comm, &rank);
@@ -71,7 +71,8 @@ void write_fields(const std::string& path, MPI_Comm comm, const FieldGrid& grid,
   f.check(nc_def_var(f.id, "time", NC_DOUBLE, 1, &dim[0], &time_var), "time variable");
   put_text(f, time_var, "standard_name", "time");
   put_text(f, time_var, "long_name", "simulated time");
-  put_text(f, time_var, "units", "s");
+  put_text(f, time_var, "units", time_units);
+  put_text(f, time_var, "calendar", "standard");
   put_text(f, time_var, "axis", "T");
   int axis_var[3];
   const char* standard[3] = {"projection_x_coordinate", "projection_y_coordinate", "height"};

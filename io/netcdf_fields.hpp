@@ -27,8 +27,9 @@ struct FieldVariable {
 };
 
 /// Writes `path` collectively; RunError naming the file and NetCDF's message on failure.
+/// `time_units`: CF units of the time coordinate, "seconds since <date>".
 void write_fields(const std::string& path, MPI_Comm comm, const FieldGrid& grid, double time,
-                  const std::vector<FieldVariable>& variables,
+                  const std::string& time_units, const std::vector<FieldVariable>& variables,
                   const std::vector<std::pair<std::string, std::string>>& global_attributes);
 
 }  // namespace squall::io

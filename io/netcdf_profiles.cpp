@@ -80,7 +80,7 @@ void text(const Checker& check, int id, int var, const char* name, const std::st
 }
 
 void create(const Checker& check, const std::string& path, const std::vector<double>& z,
-            const std::vector<ProfileVariable>& variables, const std::string& title) {
+            const std::vector<ProfileVariable>& variables, const std::string& title, const std::string& time_units) {
   NcId file;
   int dims[2], var;
   check(nc_create(path.c_str(), NC_NETCDF4 | NC_CLOBBER, &file.id), "create");
@@ -93,7 +93,8 @@ void create(const Checker& check, const std::string& path, const std::vector<dou
        "horizontal means over the x-y planes of the output grid (primes: deviations from them)");
   check(nc_def_var(id, "time", NC_DOUBLE, 1, &dims[0], &var), "time");
   text(check, id, var, "standard_name", "time");
-  text(check, id, var, "units", "s");
+  text(check, id, var, "units", time_units);
+  text(check, id, var, "calendar", "standard");
   text(check, id, var, "axis", "T");
   check(nc_def_var(id, "z", NC_DOUBLE, 1, &dims[1], &var), "z");
   text(check, id, var, "standard_name", "height");
@@ -115,14 +116,15 @@ void create(const Checker& check, const std::string& path, const std::vector<dou
 }  // namespace
 
 void append_profiles(const std::string& path, const std::vector<double>& z, double time,
-                     const std::vector<ProfileVariable>& variables, const std::string& title) {
+                     const std::vector<ProfileVariable>& variables, const std::string& title,
+                     const std::string& time_units) {
   const Checker check{path, true, ""};
   // Refused before the file is touched when the disk cannot hold the record: a write that
   // runs out of space half-way can leave the file unreadable.
   std::uintmax_t values = z.size() + 1;
   for (const auto& v : variables) values += v.values.size();
   require_space(path, values * sizeof(double) + metadata_room, "a record of '" + path + "'");
-  if (!std::filesystem::exists(path)) create(check, path, z, variables, title);
+  if (!std::filesystem::exists(path)) create(check, path, z, variables, title, time_units);
   NcId file;
   int dim, var;
   check(nc_open(path.c_str(), NC_WRITE, &file.id), "open");

@@ -11,9 +11,11 @@ struct ProfileVariable {
   std::vector<double> values;  ///< one per level
 };
 
-/// Appends the profiles at `time` to `path`; RunError naming the file on failure.
+/// Appends the profiles at `time` to `path`; RunError naming the file on failure. A new
+/// file gets `time_units` ("seconds since <date>") on its time coordinate.
 void append_profiles(const std::string& path, const std::vector<double>& z, double time,
-                     const std::vector<ProfileVariable>& variables, const std::string& title);
+                     const std::vector<ProfileVariable>& variables, const std::string& title,
+                     const std::string& time_units);
 
 /// Keeps the records of the profiles file `path` up to the first whose time exceeds
 /// `time` and drops that one and all after it: a restart from a checkpoint at `time`

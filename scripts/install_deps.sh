@@ -11,7 +11,7 @@ packages=(
   openmpi-bin libopenmpi-dev
   libhdf5-openmpi-dev libnetcdf-mpi-dev
   catch2 libtomlplusplus-dev libcli11-dev
-  python3 python3-netcdf4 python3-xarray python3-matplotlib netcdf-bin
+  python3 python3-netcdf4 python3-xarray python3-dask python3-matplotlib netcdf-bin
 )
 if [ "${1:-}" = --tests ]; then
   packages+=(slurmctld slurmd slurm-client munge curl)

@@ -162,7 +162,7 @@ def analyse(args, run_dir, out):
     import xarray as xr
 
     series = read_series(run_dir)
-    ds = xr.open_dataset(os.path.join(run_dir, "profiles.nc"))
+    ds = xr.open_dataset(os.path.join(run_dir, "profiles.nc"), decode_times=False)
     t = ds["time"].values
     lo, hi = args.window
     inside = (t >= lo) & (t <= hi)
@@ -283,7 +283,7 @@ def analyse(args, run_dir, out):
     import glob
     files = sorted(glob.glob(os.path.join(run_dir, "fields_*.nc")))
     if files:
-        f = xr.open_dataset(files[-1]).isel(time=0)
+        f = xr.open_dataset(files[-1], decode_times=False).isel(time=0)
         lwp = 1000 * (f["rho"] * f["ql"]).integrate("z")  # g m-2, trapezoids on the output grid
         j = int(lwp.max("x").argmax())
         fig, axes = plt.subplots(1, 2, figsize=(12, 5), gridspec_kw={"width_ratios": [1, 1.3]})

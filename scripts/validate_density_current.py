@@ -87,7 +87,7 @@ def plot_theta(run_dir, res, out):
     import matplotlib.pyplot as plt
     import xarray as xr
     last = sorted(glob.glob(os.path.join(run_dir, "fields_*.nc")))[-1]
-    ds = xr.open_dataset(last)
+    ds = xr.open_dataset(last, decode_times=False)
     theta = ds.theta.isel(time=0, y=0) - 300.0
     fig, ax = plt.subplots(figsize=(10, 3))
     levels = [-16.5 + i for i in range(17)]

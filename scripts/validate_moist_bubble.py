@@ -124,11 +124,11 @@ def perturbation_field(run_dir, case):
     temperature; the background is the initial column at the lowest x)."""
     import xarray as xr
     files = sorted(glob.glob(os.path.join(run_dir, "fields_*.nc")))
-    last = xr.open_dataset(files[-1]).isel(time=0, y=0)
+    last = xr.open_dataset(files[-1], decode_times=False).isel(time=0, y=0)
     if case == "dry_bubble":
         prime = last.theta - 300.0
     else:
-        first = xr.open_dataset(files[0]).isel(time=0, y=0)
+        first = xr.open_dataset(files[0], decode_times=False).isel(time=0, y=0)
         prime = last.theta_v - first.theta_v.isel(x=0)
     return last.x.values, last.z.values, prime.transpose("z", "x").values
 

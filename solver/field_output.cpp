@@ -125,7 +125,7 @@ std::vector<std::vector<double>> grid_node_values(const HostView<Real***>& v, co
 }
 
 void write_field_file(const std::string& path, const physics::VariableInfo& info, const GridValues& g, double time,
-                      int order, MPI_Comm comm, const std::string& case_name) {
+                      int order, MPI_Comm comm, const std::string& case_name, const std::string& time_units) {
   io::FieldGrid grid;
   grid.axes = g.axes;
   grid.start = g.start;
@@ -135,7 +135,7 @@ void write_field_file(const std::string& path, const physics::VariableInfo& info
     const physics::FieldInfo& d = info.derived[f];
     variables.push_back({d.name, d.long_name, d.standard_name, d.units, g.field[f].data()});
   }
-  io::write_fields(path, comm, grid, time, variables,
+  io::write_fields(path, comm, grid, time, time_units, variables,
                    {{"Conventions", "CF-1.8"},
                     {"title", "Squall " + case_name},
                     {"source", std::string("squall ") + version},

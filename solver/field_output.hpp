@@ -40,7 +40,8 @@ GridValues grid_values(const physics::VariableInfo& info, const DeriveFields& de
 std::vector<std::vector<double>> grid_node_values(const HostView<Real***>& v, const std::vector<double>& lgl_nodes,
                                                   const mesh::LocalMesh& mesh);
 
+/// `time_units`: "seconds since <output.start_date>".
 void write_field_file(const std::string& path, const physics::VariableInfo& info, const GridValues& g, double time,
-                      int order, MPI_Comm comm, const std::string& case_name);
+                      int order, MPI_Comm comm, const std::string& case_name, const std::string& time_units);
 
 }  // namespace squall

@@ -73,7 +73,8 @@ void start_profiles(const std::string& path, bool restarted, MPI_Comm comm) {
 }
 
 void write_profiles(const std::string& path, const physics::VariableInfo& info, const GridValues& g, double time,
-                    MPI_Comm comm, const std::string& case_name, const SubgridProfiles* subgrid) {
+                    MPI_Comm comm, const std::string& case_name, const std::string& time_units,
+                    const SubgridProfiles* subgrid) {
   // The dry fields, then every further derived field (the tracers' mixing ratios; moist
   // air's water and its potential temperatures), from f_tracer on.
   const int tracers = static_cast<int>(info.derived.size()) - F::f_tracer;
@@ -165,7 +166,7 @@ void write_profiles(const std::string& path, const physics::VariableInfo& info, 
   // goes on alone into the next collective call.
   const CollectiveOutcome written = collective(comm, [&] {
     if (comm_rank(comm) == 0)
-      io::append_profiles(path, g.axes[2], time, variables, "Squall " + case_name + " profiles");
+      io::append_profiles(path, g.axes[2], time, variables, "Squall " + case_name + " profiles", time_units);
   });
   if (!written.ok()) throw RunError(written.message);
 }

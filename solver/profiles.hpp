@@ -29,7 +29,8 @@ struct SubgridProfiles {
 /// Computes the profiles (collective) and appends them to `path` (rank 0). With
 /// `subgrid`, also the horizontal means of the modelled fluxes next to the resolved ones.
 void write_profiles(const std::string& path, const physics::VariableInfo& info, const GridValues& g, double time,
-                    MPI_Comm comm, const std::string& case_name, const SubgridProfiles* subgrid = nullptr);
+                    MPI_Comm comm, const std::string& case_name, const std::string& time_units,
+                    const SubgridProfiles* subgrid = nullptr);
 
 /// output.profiles_mean_window: rank 0 writes output_dir/profiles_mean.nc, the time means
 /// of profiles.nc over the window (io::write_profile_means), and says so; every rank

@@ -144,6 +144,7 @@ void run_equations(const RunContext& ctx, std::unique_ptr<Case> the_case) {
   const int rank = comm_rank(comm);
   const int elements = mesh.element_count();
   const std::string& case_name = ctx.case_info.name;
+  const std::string time_units = "seconds since " + config.output.start_date;  // CF
 
   // Setup: basis, geometry, case, operator, integrator.
   const auto basis = dg::Basis<N>::make();
@@ -247,7 +248,8 @@ void run_equations(const RunContext& ctx, std::unique_ptr<Case> the_case) {
     }
   }
   const auto profiles_now = [&](const GridValues& grid) {
-    if (!rhs.viscous()) return write_profiles(ctx.output_dir + "/profiles.nc", info, grid, run.t, comm, case_name);
+    if (!rhs.viscous())
+      return write_profiles(ctx.output_dir + "/profiles.nc", info, grid, run.t, comm, case_name, time_units);
     if (subgrid_nodes.extent(0) == 0) {
       subgrid_scratch = FlatView("dg::subgrid_scratch", q_flat.extent(0));
       subgrid_nodes = DeviceView<Real***>("dg::subgrid_fluxes", elements, dg::SubgridFlux::count<Eq>, L::nodes);
@@ -256,7 +258,7 @@ void run_equations(const RunContext& ctx, std::unique_ptr<Case> the_case) {
     rhs.subgrid_fluxes(run.t, q_flat, subgrid_scratch, subgrid_nodes);
     Kokkos::deep_copy(subgrid_host, subgrid_nodes);
     subgrid.field = grid_node_values(subgrid_host, lgl_nodes, mesh);
-    write_profiles(ctx.output_dir + "/profiles.nc", info, grid, run.t, comm, case_name, &subgrid);
+    write_profiles(ctx.output_dir + "/profiles.nc", info, grid, run.t, comm, case_name, time_units, &subgrid);
   };
   // Set when the time loop has ended: the records written then (between output times,
   // after max_steps or a signal) are not the schedule's, and run.records_time stays put.
@@ -281,7 +283,7 @@ void run_equations(const RunContext& ctx, std::unique_ptr<Case> the_case) {
     if (file >= 0) {
       const GridValues grid = grid_values(info, derive, host, lgl_nodes, mesh);
       write_field_file(ctx.output_dir + "/" + detail::field_file_name(static_cast<int>(file)), info, grid, run.t, N,
-                       comm, case_name);
+                       comm, case_name, time_units);
       if (config.output.profiles_interval == 0) profiles_now(grid);
       last_output_time = run.t;
     }

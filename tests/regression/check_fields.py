@@ -12,7 +12,7 @@ except ImportError as e:
     print(f"check_fields.py needs python3-xarray and python3-netcdf4 (Debian): {e}")
     sys.exit(1)
 
-ds = xr.open_dataset(sys.argv[1])
+ds = xr.open_dataset(sys.argv[1], decode_times=False)
 errors = []
 if ds.attrs.get("Conventions") != "CF-1.8":
     errors.append("Conventions is not CF-1.8")
@@ -36,7 +36,7 @@ if not errors:
     if not np.all(np.diff(x) > 0) or not np.allclose(np.diff(x), np.diff(x)[0]):
         errors.append("x is not a uniform increasing grid")
 if len(sys.argv) > 2 and not errors:
-    other = xr.open_dataset(sys.argv[2])
+    other = xr.open_dataset(sys.argv[2], decode_times=False)
     for name in units:
         if not np.array_equal(ds[name].values, other[name].values):
             errors.append(f"{name} differs from {sys.argv[2]}")

@@ -12,7 +12,7 @@ except ImportError as e:
     print(f"check_profile_means.py needs python3-xarray and python3-netcdf4 (Debian): {e}")
     sys.exit(1)
 
-profiles, means = xr.open_dataset(sys.argv[1]), xr.open_dataset(sys.argv[2])
+profiles, means = xr.open_dataset(sys.argv[1], decode_times=False), xr.open_dataset(sys.argv[2], decode_times=False)
 t0, t1 = float(sys.argv[3]), float(sys.argv[4])
 times = profiles["time"].values
 last = {}

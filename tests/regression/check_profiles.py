@@ -12,7 +12,7 @@ except ImportError as e:
     print(f"check_profiles.py needs python3-xarray and python3-netcdf4 (Debian): {e}")
     sys.exit(1)
 
-ds = xr.open_dataset(sys.argv[1])
+ds = xr.open_dataset(sys.argv[1], decode_times=False)
 errors = []
 names = ["u", "v", "w", "theta", "T", "p", "rho", "u_u", "v_v", "w_w", "theta_theta", "w_theta", "u_w", "v_w"]
 for name in names:
@@ -31,7 +31,7 @@ if not errors:
     if not np.any(ds.theta_theta.values > 0):
         errors.append("theta'theta' is zero everywhere: the bubble is missing")
 if len(sys.argv) > 2 and not errors:
-    other = xr.open_dataset(sys.argv[2])
+    other = xr.open_dataset(sys.argv[2], decode_times=False)
     for name in names + ["time", "z"]:
         if not np.array_equal(ds[name].values, other[name].values):
             errors.append(f"{name} differs from {sys.argv[2]}")

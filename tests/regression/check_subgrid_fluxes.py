@@ -23,7 +23,7 @@ except ImportError as e:
     sys.exit(1)
 
 mode, path = sys.argv[1], sys.argv[2]
-ds = xr.open_dataset(path)
+ds = xr.open_dataset(path, decode_times=False)
 errors = []
 
 
