@@ -76,13 +76,15 @@ void write_fields(const std::string& path, MPI_Comm comm, const FieldGrid& grid,
   put_text(f, time_var, "axis", "T");
   int axis_var[3];
   const char* standard[3] = {"projection_x_coordinate", "projection_y_coordinate", "height"};
-  const char* axis_upper[3] = {"X", "Y", "Z"};
+
   for (int d = 0; d < 3; ++d) {
     f.check(nc_def_var(f.id, axis_names[d], NC_DOUBLE, 1, &dim[3 - d], &axis_var[d]), "axis variable");
     put_text(f, axis_var[d], "standard_name", standard[d]);
     put_text(f, axis_var[d], "long_name", std::string(axis_names[d]) + " coordinate of the cell centre");
     put_text(f, axis_var[d], "units", "m");
-    put_text(f, axis_var[d], "axis", axis_upper[d]);
+    // Only z carries CF's axis attribute: ParaView's CF reader takes axis X and Y for
+    // longitude and latitude and would wrap the box onto a sphere.
+    if (d == 2) put_text(f, axis_var[d], "axis", "Z");
     if (d == 2) put_text(f, axis_var[d], "positive", "up");
   }
   std::vector<int> ids(variables.size());

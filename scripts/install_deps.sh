@@ -14,7 +14,7 @@ packages=(
   python3 python3-netcdf4 python3-xarray python3-dask python3-matplotlib netcdf-bin
 )
 if [ "${1:-}" = --tests ]; then
-  packages+=(slurmctld slurmd slurm-client munge curl)
+  packages+=(slurmctld slurmd slurm-client munge curl python3-paraview)
 fi
 
 missing=()

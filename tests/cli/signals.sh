@@ -29,16 +29,22 @@ restarts() {
     >"$1/restart.log" 2>&1 || fail "$2: the run does not restart from its checkpoint: $(cat "$1/restart.log")"
 }
 
+# clean_stop LABEL SIGNAL LOG: the run $job in $out ends by itself with status 0,
+# summary.json records SIGNAL, and its checkpoint restarts it.
+clean_stop() {
+  timeout 60 tail --pid=$job -f /dev/null || fail "$1: the run did not stop"
+  wait $job; local status=$?; job=
+  [ $status -eq 0 ] || fail "$1: status $status: $(cat "$3")"
+  [ "$(field "$out/summary.json" stopped_by_signal)" = "$2" ] || fail "$1: summary.json does not record signal $2"
+  restarts "$out" "$1"
+}
+
 # SIGINT, no launcher.
 out="$dir/sigint"
 "$squall" "${args[@]}" --output "$out" >"$dir/sigint.log" 2>&1 & job=$!
 wait_for_steps "$out"
 kill -INT $job
-timeout 60 tail --pid=$job -f /dev/null || fail "SIGINT: the run did not stop"
-wait $job; status=$?; job=
-[ $status -eq 0 ] || fail "SIGINT: status $status: $(cat "$dir/sigint.log")"
-[ "$(field "$out/summary.json" stopped_by_signal)" = 2 ] || fail "SIGINT: summary.json does not record signal 2"
-restarts "$out" "SIGINT"
+clean_stop "SIGINT" 2 "$dir/sigint.log"
 echo "SIGINT: stopped with a checkpoint"
 
 # SIGTERM to one rank of two (the one that does not write the lock file: rank 1).
@@ -50,11 +56,7 @@ rank1=$(pgrep -f -- "--output $out" | grep -vx "$rank0" | while read p; do
           [ "$(cat /proc/$p/comm 2>/dev/null)" = squall ] && echo $p; done | head -1)
 [ -n "$rank1" ] || fail "cannot find rank 1"
 kill -TERM $rank1
-timeout 60 tail --pid=$job -f /dev/null || fail "SIGTERM to one rank: the run did not stop"
-wait $job; status=$?; job=
-[ $status -eq 0 ] || fail "SIGTERM to one rank: status $status: $(cat "$dir/one_rank.log")"
-[ "$(field "$out/summary.json" stopped_by_signal)" = 15 ] || fail "SIGTERM to one rank: summary.json does not record 15"
-restarts "$out" "SIGTERM to one rank"
+clean_stop "SIGTERM to one rank" 15 "$dir/one_rank.log"
 echo "SIGTERM to rank 1 only: every rank stopped, with a checkpoint"
 
 if ! $mpiexec --version 2>&1 | grep -q "Open MPI"; then
