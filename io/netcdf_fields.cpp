@@ -4,6 +4,7 @@
 #include <netcdf_par.h>
 
 #include <cerrno>
+#include <cmath>
 #include <cstdio>
 #include <cstring>
 
@@ -45,6 +46,17 @@ void put_text(const NcFile& f, int var, const char* name, const std::string& val
 }
 
 }  // namespace
+
+double read_field_time(const std::string& path) {
+  int id = -1, var = -1;
+  double time = std::nan("");
+  if (nc_open(path.c_str(), NC_NOWRITE, &id) != NC_NOERR) return time;
+  const size_t first = 0;
+  if (nc_inq_varid(id, "time", &var) != NC_NOERR || nc_get_var1_double(id, var, &first, &time) != NC_NOERR)
+    time = std::nan("");
+  nc_close(id);
+  return time;
+}
 
 void write_fields(const std::string& path, MPI_Comm comm, const FieldGrid& grid, double time,
                   const std::string& time_units, const std::vector<FieldVariable>& variables,

@@ -26,6 +26,9 @@ struct FieldVariable {
   const double* data;  ///< this rank's block, x fastest: data[i + cx (j + cy k)]
 };
 
+/// The time of the (single) record of field file `path`; NaN when it cannot be read.
+double read_field_time(const std::string& path);
+
 /// Writes `path` collectively; RunError naming the file and NetCDF's message on failure.
 /// `time_units`: CF units of the time coordinate, "seconds since <date>".
 void write_fields(const std::string& path, MPI_Comm comm, const FieldGrid& grid, double time,

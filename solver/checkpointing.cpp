@@ -1,6 +1,8 @@
 #include "solver/checkpointing.hpp"
 
+#include <algorithm>
 #include <filesystem>
+#include <vector>
 
 #include "core/error.hpp"
 #include "core/log.hpp"
@@ -8,6 +10,7 @@
 #include "core/version.hpp"
 #include "io/checkpoint.hpp"
 #include "io/csv_writer.hpp"
+#include "io/netcdf_fields.hpp"
 #include "io/netcdf_profiles.hpp"
 #include "solver/solution_diagnostics.hpp"
 
@@ -146,6 +149,39 @@ void set_aside_later_checkpoints(const std::string& dir, MPI_Comm comm, long sta
   log::warn("moved " + std::to_string(moved.size()) + " checkpoint(s) " +
             (restarted ? "later than the restart step" : "of an earlier run") + " to " + dir + "/" +
             io::superseded_dir + " (" + names + "); to continue that run instead, restart from one of them");
+}
+
+void set_aside_later_fields(const std::string& dir, MPI_Comm comm, double t) {
+  namespace fs = std::filesystem;
+  std::vector<std::string> moved;
+  const CollectiveOutcome outcome = collective(comm, [&] {
+    if (comm_rank(comm) != 0) return;
+    std::error_code ec;
+    for (const auto& entry : fs::directory_iterator(dir, ec)) {
+      const std::string name = entry.path().filename().string();  // fields_NNNNNN.nc
+      if (name.size() < 16 || name.rfind("fields_", 0) != 0 || name.compare(name.size() - 3, 3, ".nc") != 0) continue;
+      const std::string digits = name.substr(7, name.size() - 10);
+      if (digits.find_first_not_of("0123456789") != std::string::npos) continue;
+      const double time = io::read_field_time(entry.path().string());
+      if (!(time <= t)) moved.push_back(name);
+    }
+    if (ec) throw RunError("cannot list '" + dir + "': " + ec.message());
+    if (moved.empty()) return;
+    std::sort(moved.begin(), moved.end());
+    const fs::path aside = fs::path(dir) / "superseded_fields";
+    fs::remove_all(aside, ec);
+    fs::create_directories(aside, ec);
+    if (ec) throw RunError("cannot create '" + aside.string() + "': " + ec.message());
+    for (const auto& name : moved) {
+      fs::rename(fs::path(dir) / name, aside / name, ec);
+      if (ec) throw RunError("cannot move '" + name + "' to '" + aside.string() + "': " + ec.message());
+    }
+  });
+  if (!outcome.ok()) throw RunError(outcome.message);
+  if (comm_rank(comm) != 0 || moved.empty()) return;
+  log::warn("moved " + std::to_string(moved.size()) + " field file(s) of times after this run's start, of an " +
+            "earlier run or of the abandoned part of the restarted one, to " + dir + "/superseded_fields (" +
+            moved.front() + (moved.size() > 1 ? " ... " + moved.back() : "") + ")");
 }
 
 void drop_later_records(const std::string& csv_path, const std::string& profiles_path, double records_time,

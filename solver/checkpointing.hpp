@@ -50,6 +50,13 @@ RunState load_checkpoint(const std::string& path, MPI_Comm comm, const Config& c
 /// fresh run), left by an earlier or abandoned run, into dir/superseded_checkpoints and
 /// says so: otherwise they would outrank the new run's own checkpoints in pruning and in
 /// `--restart latest`. Collective; RunError when they cannot be moved.
+/// Field files of times after `t` (the run's starting time: 0 for a fresh run), or that
+/// cannot be read, were written by an earlier run or by the abandoned part of the run
+/// being restarted; this run would overwrite only those it reaches again under the same
+/// numbers. Moves them into dir/superseded_fields (which keeps only the last set moved
+/// there) and says so. Collective; RunError when they cannot be moved.
+void set_aside_later_fields(const std::string& dir, MPI_Comm comm, double t);
+
 void set_aside_later_checkpoints(const std::string& dir, MPI_Comm comm, long start_step,
                                  const std::string& restart_path);
 

@@ -302,6 +302,7 @@ void run_equations(const RunContext& ctx, std::unique_ptr<Case> the_case) {
   };
   const Schedule schedule(config);
   if (restarted) schedule.resume(run);
+  set_aside_later_fields(ctx.output_dir, comm, run.t);
   std::string last_checkpoint;
   long last_checkpoint_step = -1;
   const auto checkpoint = [&]() {

@@ -46,6 +46,15 @@ schedule)
   run --output every4 --set time.end_time=20 --set output.interval=4 --restart latest || fail "restart with interval 4"
   times=$(for f in every4/fields_*.nc; do ncdump -v time "$f" | sed -n 's/^ time = \([0-9.]*\) ;$/\1/p'; done | tr '\n' ' ')
   [ "$times" = "12 16 20 " ] || fail "outputs after a restart with interval 4 at t = $times, expected 12 16 20"
+  # The same restart in the first run's own directory: its field file of t = 20 (number 1
+  # there) lies after the checkpoint and is moved aside, so every file left belongs to
+  # the restarted run's timeline.
+  run --output full --set time.end_time=20 --set output.interval=4 --restart "$ckpt" > same_dir.log 2>&1 ||
+    fail "restart with interval 4 in the first run's directory: $(cat same_dir.log)"
+  [ -f full/superseded_fields/fields_000001.nc ] || fail "the earlier run's later field file was not moved aside"
+  grep -q "moved 1 field file(s) of times after this run's start" same_dir.log || fail "no warning: $(cat same_dir.log)"
+  times=$(for f in full/fields_*.nc; do ncdump -v time "$f" | sed -n 's/^ time = \([0-9.]*\) ;$/\1/p'; done | tr '\n' ' ')
+  [ "$times" = "0 12 16 20 " ] || fail "field files after the restart in place at t = $times, expected 0 12 16 20"
   ;;
 tracers)
   # With passive tracers (CASE: tracer_bubble): a restart on another rank count ends in
