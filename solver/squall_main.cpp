@@ -30,10 +30,11 @@ struct Arguments {
   bool list_keys = false;
 };
 
-/// Reads (rank 0), broadcasts and validates the config on every rank. The outcome is
-/// agreed, so a bad config ends every rank the same way.
 std::uint64_t memory_estimate = 0;  // per rank, from load_config, for `check`
 
+/// Reads (rank 0), broadcasts and validates the config on every rank, and checks that
+/// the mesh fits the nodes' memory. The outcome is agreed, so a bad config ends every
+/// rank the same way.
 CollectiveOutcome load_config(MPI_Comm comm, const Arguments& args, Config& config) {
   std::string text;
   CollectiveOutcome out = collective(comm, [&] {
