@@ -204,7 +204,7 @@ std::string metadata_checksum(CheckpointMeta& m) {
 /// metadata.
 std::uintmax_t estimated_size(const CheckpointMeta& m, const CheckpointBlock& b) {
   const std::uintmax_t values = std::uintmax_t(m.elements[0]) * m.elements[1] * m.elements[2] * b.values_per_element;
-  return values * sizeof(double) + m.config_text.size() + (std::uintmax_t(64) << 10);
+  return values * sizeof(double) + m.config_text.size() + metadata_room;
 }
 
 int step_of(const std::filesystem::path& p) {
@@ -235,14 +235,9 @@ std::string write_checkpoint(const std::string& dir, MPI_Comm comm, const Checkp
   std::snprintf(file_name, sizeof file_name, "checkpoint_%06ld.h5", meta.step);
   const std::string path = dir + "/" + file_name, tmp = path + ".tmp";
   const WriteChecker check{tmp};
-  int rank = 0;
-  MPI_Comm_rank(comm, &rank);
   // Refused before the file is created when the disk cannot hold it: the previous
   // checkpoint stays the newest, and HDF5 is not left with a file it cannot close.
-  const CollectiveOutcome room = collective(comm, [&] {
-    if (rank == 0) require_space(path, estimated_size(meta, block), "checkpoint '" + path + "'");
-  });
-  if (!room.ok()) throw RunError(room.message);
+  require_space(comm, path, estimated_size(meta, block), "checkpoint '" + path + "'");
   {
     Handle fapl(mpio_access(comm), H5Pclose);
     Handle file(check(H5Fcreate(tmp.c_str(), H5F_ACC_TRUNC, H5P_DEFAULT, fapl.get()), "create"), H5Fclose);
@@ -263,11 +258,7 @@ std::string write_checkpoint(const std::string& dir, MPI_Comm comm, const Checkp
     check(H5Fflush(f, H5F_SCOPE_GLOBAL), "flush");
   }
   MPI_Barrier(comm);
-  const CollectiveOutcome renamed = collective(comm, [&] {
-    if (rank == 0 && std::rename(tmp.c_str(), path.c_str()) != 0)
-      throw RunError("cannot rename '" + tmp + "' to '" + path + "': " + std::strerror(errno));
-  });
-  if (!renamed.ok()) throw RunError(renamed.message);
+  rename_into_place(comm, tmp, path);
   return path;
 }
 

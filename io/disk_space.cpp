@@ -46,6 +46,21 @@ void require_space(const std::string& path, std::uintmax_t bytes, const std::str
                  ", and '" + directory_of(path) + "' has " + format_bytes(double(available)) + " free");
 }
 
+void require_space(MPI_Comm comm, const std::string& path, std::uintmax_t bytes, const std::string& what) {
+  const CollectiveOutcome room = collective(comm, [&] {
+    if (comm_rank(comm) == 0) require_space(path, bytes, what);
+  });
+  if (!room.ok()) throw RunError(room.message);
+}
+
+void rename_into_place(MPI_Comm comm, const std::string& tmp, const std::string& path) {
+  const CollectiveOutcome renamed = collective(comm, [&] {
+    if (comm_rank(comm) == 0 && std::rename(tmp.c_str(), path.c_str()) != 0)
+      throw RunError("cannot rename '" + tmp + "' to '" + path + "': " + std::strerror(errno));
+  });
+  if (!renamed.ok()) throw RunError(renamed.message);
+}
+
 std::string full_disk_note(const std::string& path, int saved_errno) {
   const long long available = free_bytes(path);
   const bool full = saved_errno == ENOSPC || (available >= 0 && available < (1 << 20));

@@ -3,6 +3,8 @@
 /// way an output write fails in a batch job; the writers check the free space before they
 /// start (so that no library is left half-way through a file) and, when a write fails,
 /// say whether a full disk is the cause.
+#include <mpi.h>
+
 #include <cstdint>
 #include <string>
 
@@ -12,9 +14,21 @@ namespace squall::io {
 /// directory; a file that does not exist yet: its directory), or -1 when unknown.
 long long free_bytes(const std::string& path);
 
+/// Room for a file's header and HDF5's metadata, added to the values a write puts down
+/// when its size is estimated for require_space.
+inline constexpr std::uintmax_t metadata_room = std::uintmax_t(64) << 10;
+
 /// Throws RunError("no space left on device: ...") naming `what`, the directory of `path`
 /// and both sizes when the file system holding `path` has fewer than `bytes` free.
 void require_space(const std::string& path, std::uintmax_t bytes, const std::string& what);
+
+/// The same for a file all ranks of `comm` write: rank 0 checks, and all ranks throw
+/// together (none goes on alone into the writers' collective calls).
+void require_space(MPI_Comm comm, const std::string& path, std::uintmax_t bytes, const std::string& what);
+
+/// The last step of a file all ranks of `comm` wrote as `tmp`: rank 0 renames it to
+/// `path`; RunError on every rank when it cannot.
+void rename_into_place(MPI_Comm comm, const std::string& tmp, const std::string& path);
 
 /// The cause to append to the message of a failed write of `path`: " (no space left on
 /// device: ...)" when `saved_errno` is ENOSPC or its file system has less than 1 MiB free,

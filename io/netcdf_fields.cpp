@@ -6,10 +6,8 @@
 #include <cerrno>
 #include <cmath>
 #include <cstdio>
-#include <cstring>
 
 #include "core/error.hpp"
-#include "core/parallel_env.hpp"
 #include "io/disk_space.hpp"
 
 namespace squall::io {
@@ -38,7 +36,7 @@ class NcFile {
 std::uintmax_t estimated_size(const FieldGrid& grid, std::size_t variables) {
   const std::uintmax_t points = grid.axes[0].size() * grid.axes[1].size() * grid.axes[2].size();
   const std::uintmax_t axes = grid.axes[0].size() + grid.axes[1].size() + grid.axes[2].size();
-  return (points * variables + axes + 1) * sizeof(double) + (std::uintmax_t(64) << 10);
+  return (points * variables + axes + 1) * sizeof(double) + metadata_room;
 }
 
 void put_text(const NcFile& f, int var, const char* name, const std::string& value) {
@@ -66,10 +64,7 @@ void write_fields(const std::string& path, MPI_Comm comm, const FieldGrid& grid,
   const std::string tmp = path + ".tmp";
   // Refused before the file is created when the disk cannot hold it: a write that runs
   // out of space half-way leaves the HDF5 library with a file it cannot close.
-  const CollectiveOutcome room = collective(comm, [&] {
-    if (rank == 0) require_space(path, estimated_size(grid, variables.size()), "'" + path + "'");
-  });
-  if (!room.ok()) throw RunError(room.message);
+  require_space(comm, path, estimated_size(grid, variables.size()), "'" + path + "'");
   NcFile f(tmp);
   f.check(nc_create_par(tmp.c_str(), NC_NETCDF4 | NC_CLOBBER, comm, MPI_INFO_NULL, &f.id), "create");
   int dim[4];
@@ -125,11 +120,7 @@ void write_fields(const std::string& path, MPI_Comm comm, const FieldGrid& grid,
     f.check(nc_put_vara_double(f.id, ids[v], start, count, variables[v].data), variables[v].name.c_str());
   }
   f.check(nc_close(f.id), "close");
-  const CollectiveOutcome renamed = collective(comm, [&] {
-    if (rank == 0 && std::rename(tmp.c_str(), path.c_str()) != 0)
-      throw RunError("cannot rename '" + tmp + "' to '" + path + "': " + std::strerror(errno));
-  });
-  if (!renamed.ok()) throw RunError(renamed.message);
+  rename_into_place(comm, tmp, path);
 }
 
 }  // namespace squall::io

@@ -64,9 +64,6 @@ class PartialFile {
   std::string path_;
 };
 
-/// Room for the header and HDF5's metadata, on top of the values a write adds.
-constexpr std::uintmax_t metadata_room = std::uintmax_t(64) << 10;
-
 std::string attribute(int id, int var, const char* name) {
   size_t length = 0;
   if (nc_inq_attlen(id, var, name, &length) != NC_NOERR) return "";
