@@ -1,0 +1,137 @@
+// Column operations (solver/column_operations.hpp): integrals from the bottom and to the
+// top exact for polynomials of degree <= N along z, column maxima, and the same bits on
+// any partition, including columns split over ranks in z (the meshes here are tall, so
+// the partition splits them in z).
+#include <catch2/catch.hpp>
+
+#include <cmath>
+#include <map>
+
+#include "core/parallel_env.hpp"
+#include "solver/column_operations.hpp"
+
+using namespace squall;
+using namespace squall::dg;
+
+namespace {
+
+constexpr int N = 3;
+using L = Layout<N>;
+constexpr double top = 3.0;  // the domain is [0, 2] x [0, 1] x [0, top]
+
+/// The test field at (x, y, z): a polynomial of degree N in z (cubic), varying in x and y.
+double field(double x, double y, double z) { return (1 + x + 0.5 * y) * (2 - z + 0.75 * z * z - 0.125 * z * z * z); }
+/// Its integral from 0 to z.
+double primitive(double x, double y, double z) {
+  return (1 + x + 0.5 * y) * (2 * z - z * z / 2 + 0.25 * z * z * z - z * z * z * z / 32);
+}
+
+struct ColumnResult {
+  std::map<std::pair<int, int>, std::array<double, 3>> node;  ///< (global element, node) -> below, above, max
+  std::map<std::pair<int, int>, std::array<double, 3>> x;     ///< node coordinates
+};
+
+/// below, above and the column maximum of z where z < threshold, on the partition of
+/// `comm` (collective).
+ColumnResult run(std::array<int, 3> n, MPI_Comm comm, double threshold) {
+  const mesh::Brick brick(n, {{{0, 2}, {0, 1}, {0, top}}}, {true, true, false});
+  const auto part = mesh::CartesianPartition::choose(n, comm_size(comm));
+  const mesh::LocalMesh local(brick, part, comm_rank(comm));
+  const double h[3] = {2.0 / n[0], 1.0 / n[1], top / n[2]};
+  ColumnOperations<N> columns(local, h[2], comm);
+  const int elements = local.element_count();
+  std::vector<double> nodes, weights;
+  lgl_nodes_weights(N, nodes, weights);
+  HostView<Real**> f("f", elements, L::nodes), zmask("zmask", elements, L::nodes);
+  ColumnResult out;
+  for (int e = 0; e < elements; ++e) {
+    const int g = local.global_element(e);
+    const int index[3] = {g % n[0], (g / n[0]) % n[1], g / (n[0] * n[1])};
+    for (int v = 0; v < L::nodes; ++v) {
+      double x[3];
+      for (int d = 0; d < 3; ++d) x[d] = (index[d] + (nodes[L::index(v, d)] + 1) / 2) * h[d];
+      f(e, v) = field(x[0], x[1], x[2]);
+      zmask(e, v) = x[2] < threshold ? x[2] : ColumnOperations<N>::lowest;
+      out.x[{g, v}] = {x[0], x[1], x[2]};
+    }
+  }
+  const auto fd = Kokkos::create_mirror_view_and_copy(MemSpace(), f);
+  const auto md = Kokkos::create_mirror_view_and_copy(MemSpace(), zmask);
+  const DeviceView<Real**> below("below", elements, L::nodes), above("above", elements, L::nodes),
+      highest("highest", elements, L::nodes);
+  columns.integrals(fd, below, above);
+  columns.column_max(md, highest);
+  const auto b = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), below);
+  const auto a = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), above);
+  const auto m = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), highest);
+  for (int e = 0; e < elements; ++e)
+    for (int v = 0; v < L::nodes; ++v) out.node[{local.global_element(e), v}] = {b(e, v), a(e, v), m(e, v)};
+  return out;
+}
+
+void check_columns(std::array<int, 3> n) {
+  const double threshold = 1.3;
+  const ColumnResult here = run(n, MPI_COMM_WORLD, threshold);
+  const ColumnResult alone = run(n, MPI_COMM_SELF, threshold);  // the whole mesh on one rank
+  std::vector<double> nodes, weights;
+  lgl_nodes_weights(N, nodes, weights);
+  const double h = top / n[2];
+  for (const auto& [key, value] : here.node) {
+    const auto& x = here.x.at(key);
+    // Exact for the cubic, up to rounding.
+    CHECK(value[0] == Approx(primitive(x[0], x[1], x[2])).margin(1e-13).epsilon(1e-13));
+    CHECK(value[1] ==
+          Approx(primitive(x[0], x[1], top) - primitive(x[0], x[1], x[2])).margin(1e-13).epsilon(1e-13));
+    // The highest node below the threshold: the last node of the levels below it.
+    double expected = ColumnOperations<N>::lowest;
+    for (int l = 0; l < n[2]; ++l)
+      for (int k = 0; k <= N; ++k) {
+        const double z = (l + (nodes[k] + 1) / 2) * h;
+        if (z < threshold) expected = std::max(expected, z);
+      }
+    CHECK(value[2] == expected);
+    // The same bits as the whole mesh on one rank.
+    const auto& one = alone.node.at(key);
+    CHECK(value[0] == one[0]);
+    CHECK(value[1] == one[1]);
+    CHECK(value[2] == one[2]);
+  }
+  // The top node of an element and the bottom node of the element above it agree bit for bit.
+  for (const auto& [key, value] : alone.node) {
+    const int g = key.first, v = key.second;
+    if (L::index(v, 2) != N || g / (n[0] * n[1]) == n[2] - 1) continue;
+    const auto& next = alone.node.at({g + n[0] * n[1], v - N * L::face_nodes});
+    CHECK(value[0] == next[0]);
+    CHECK(value[1] == next[1]);
+  }
+}
+
+}  // namespace
+
+TEST_CASE("column integration matrices", "[columns]") {
+  for (int order = 1; order <= 8; ++order) {
+    std::vector<double> up, down, nodes, weights;
+    column_integration_matrices(order, up, down);
+    lgl_nodes_weights(order, nodes, weights);
+    const int n1 = order + 1;
+    for (int k = 0; k < n1; ++k) {
+      double su = 0, sd = 0, mu = 0;
+      for (int j = 0; j < n1; ++j) su += up[k * n1 + j], sd += down[k * n1 + j], mu += up[k * n1 + j] * nodes[j];
+      CHECK(su == Approx(nodes[k] + 1).margin(1e-14));       // int_{-1}^{x_k} 1
+      CHECK(sd == Approx(1 - nodes[k]).margin(1e-14));       // int_{x_k}^{1} 1
+      CHECK(mu == Approx((nodes[k] * nodes[k] - 1) / 2).margin(1e-14));  // int_{-1}^{x_k} x
+    }
+    for (int j = 0; j < n1; ++j) {
+      CHECK(up[j] == 0);
+      CHECK(down[order * n1 + j] == 0);
+      CHECK(up[order * n1 + j] == weights[j]);
+      CHECK(down[j] == weights[j]);
+    }
+  }
+}
+
+TEST_CASE("column integrals and maxima, columns split in z", "[mpi][columns]") {
+  check_columns({2, 1, 6});
+  check_columns({2, 2, 8});
+  check_columns({1, 1, 5});
+}
