@@ -3,42 +3,18 @@
 /// 1201-1219, doi:10.1175/1520-0469(2003)60<1201:ALESIS>2.0.CO;2 (the numbers in
 /// ../shared/cases/bomex.md, the same in the public set-ups of MicroHH, PyCLES,
 /// ClimateMachine and ERF).
-/// The case supplies the initial state: the piecewise-linear profiles of theta_l, q_t and
-/// u (v = 0) of the paper's table, in hydrostatic balance from p_s = 1015 hPa
-/// (cases/sounding.hpp; T from theta_l, q_t and p by bisection, with the condensate of
-/// saturation at p), and random perturbations below 1600 m, uniform in
-/// [-case.theta_perturbation, +] (0.1 K) of theta_l and [-case.qt_perturbation, +]
-/// (0.025 g/kg) of q_t, at the background's pressure. The random numbers are a hash of
-/// the node's coordinates and case.seed, so the field is the same on any rank count.
-/// The reference state of every node is the unperturbed background's own discrete state.
-/// The forcing (subsidence, radiative cooling, moisture advection, Coriolis and the
-/// geostrophic wind, the geostrophic sponge) and the surface fluxes are config keys
-/// ([forcing], [surface]; cases/bomex.toml): the case itself adds no sources.
-/// Time series (diagnostics.csv) and diagnostics: liquid water path, cloud cover (the
-/// area fraction of columns with q_l > 1e-5 kg/kg anywhere), cloud base and top (the
-/// lowest and highest node with q_l > 1e-5; NaN without cloud), the maximum of q_l and w.
-#include <array>
-#include <cmath>
-#include <cstdint>
-#include <cstdio>
-#include <cstring>
-#include <limits>
-#include <vector>
-
+/// The case supplies the initial state (cases/moist_les.hpp): the piecewise-linear
+/// profiles of theta_l, q_t and u (v = 0) of the paper's table, in hydrostatic balance
+/// from p_s = 1015 hPa, and random perturbations below 1600 m of 0.1 K in theta_l and
+/// 0.025 g/kg in q_t. The forcing (subsidence, radiative cooling, moisture advection,
+/// Coriolis and the geostrophic wind, the geostrophic sponge) and the surface fluxes are
+/// config keys ([forcing], [surface]; cases/bomex.toml).
+#include "cases/moist_les.hpp"
 #include "cases/registry.hpp"
-#include "cases/sounding.hpp"
-#include "core/error.hpp"
-#include "core/reproducible_sum.hpp"
 #include "physics/large_scale_forcing.hpp"
-#include "physics/moist_air.hpp"
 
 namespace squall::cases {
 namespace {
-
-using Moist = physics::MoistAir<0>;
-constexpr Real surface_pressure = 101500;  ///< [Pa]
-constexpr Real perturbation_top = 1600;    ///< perturbations below this height [m]
-constexpr Real cloud_threshold = 1e-5;     ///< q_l of a cloudy point [kg/kg]
 
 physics::Profile profile(std::initializer_list<std::array<Real, 2>> points) {
   physics::Profile p;
@@ -52,172 +28,19 @@ const physics::Profile q_t_profile =
     profile({{0, 17.0e-3}, {520, 16.3e-3}, {1480, 10.7e-3}, {2000, 4.2e-3}, {3000, 3.0e-3}});
 const physics::Profile u_profile = profile({{0, -8.75}, {700, -8.75}, {3000, -4.61}});
 
-/// A uniform number in [-1, 1) from the bits of a node's coordinates, a stream index
-/// and the seed (splitmix64 finaliser over each word).
-Real random_sign(const Real* x, int stream, std::uint64_t seed) {
-  const auto mix = [](std::uint64_t h) {
-    h ^= h >> 30, h *= 0xbf58476d1ce4e5b9ULL;
-    h ^= h >> 27, h *= 0x94d049bb133111ebULL;
-    return h ^ (h >> 31);
-  };
-  std::uint64_t h = mix(seed * 0x9e3779b97f4a7c15ULL + static_cast<std::uint64_t>(stream));
-  for (int d = 0; d < 3; ++d) {
-    std::uint64_t bits;
-    std::memcpy(&bits, &x[d], sizeof bits);
-    h = mix(h ^ bits);
-  }
-  return static_cast<Real>(h >> 11) * (2.0 / 9007199254740992.0) - 1;  // 53 bits
+MoistSounding bomex_sounding() {
+  MoistSounding s;
+  s.theta_l = [](Real z) { return theta_l_profile(z); };
+  s.q_t = [](Real z) { return q_t_profile(z); };
+  s.u = [](Real z) { return u_profile(z); };
+  s.v = [](Real) { return Real(0); };
+  s.surface_pressure = 101500;
+  s.perturbation_top = 1600;
+  return s;
 }
-
-/// case.<name>, checked to lie in [lo, hi].
-Real case_number(const Config& c, const char* name, Real fallback, Real lo, Real hi, const char* expected) {
-  const auto it = c.case_.numbers.find(name);
-  const Real v = it == c.case_.numbers.end() ? fallback : it->second;
-  if (!(v >= lo && v <= hi)) {
-    char value[32];
-    std::snprintf(value, sizeof value, "%g", v);
-    throw InputError(c.source + ": 'case." + name + "' = " + value + ": expected " + expected);
-  }
-  return v;
-}
-
-struct CloudStatistics {
-  double lwp, cover, base, top, max_ql, max_w;
-};
-
-class Bomex : public Case {
- public:
-  explicit Bomex(const Config& c)
-      : bottom_(c.mesh.domain[2][0]),
-        height_(c.mesh.domain[2][1] - c.mesh.domain[2][0]),
-        elements_(c.mesh.elements),
-        theta_amplitude_(case_number(c, "theta_perturbation", 0.1, 0, 2, "a number of K in [0, 2]")),
-        // Smaller than the least q_t of the profile: q_t stays positive everywhere.
-        qt_amplitude_(case_number(c, "qt_perturbation", 2.5e-5, 0, 1e-3, "a number of kg/kg in [0, 0.001]")) {
-    const Real seed = case_number(c, "seed", 1, 0, 2147483647.0, "an integer in [0, 2147483647]");
-    if (seed != std::floor(seed))
-      throw InputError(c.source + ": 'case.seed': expected an integer in [0, 2147483647]");
-    seed_ = static_cast<std::uint64_t>(seed);
-  }
-
-  bool moist() const override { return true; }
-
-  void initialize(const dg::CoordView& x, const dg::StateView& q, const dg::AuxView& aux) const override {
-    const Moist eq = Moist::make(equations().gas, water());
-    const physics::MoistThermodynamics& t = eq.thermo;
-    // T of air with theta_l and q_t at p (theta_l increases with T, saturated or not).
-    const auto temperature = [&](Real theta_l, Real q_t, Real p) {
-      const Real pi = t.exner(p);
-      return bisect_temperature([&](Real T) {
-        const Real q_l = std::max(Real(0), q_t - t.q_vap_saturation_from_pressure(T, p, q_t, 1));
-        return t.liquid_ice_potential_temperature(T, pi, {q_t, q_l, 0}) - theta_l;
-      });
-    };
-    const auto density = [&](Real T, Real q_t, Real p) {
-      const Real q_v = std::min(q_t, t.q_vap_saturation_from_pressure(T, p, q_t, 1));
-      return p / (t.gas_constant({q_t, q_t - q_v, 0}) * T);
-    };
-    const HydrostaticSounding sounding(
-        [&](Real z, Real p) {
-          const Real q_t = q_t_profile(z);
-          return density(temperature(theta_l_profile(z), q_t, p), q_t, p);
-        },
-        surface_pressure, gravity(), height_);
-    auto xh = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), x);
-    auto qh = Kokkos::create_mirror_view(q);
-    auto ah = Kokkos::create_mirror_view(aux);
-    for (size_t e = 0; e < q.extent(0); ++e)
-      for (size_t n = 0; n < q.extent(2); ++n) {
-        const Real position[3] = {xh(e, 0, n), xh(e, 1, n), xh(e, 2, n)};
-        const Real z = position[2] - bottom_, phi = gravity() * position[2], p = sounding.pressure(z);
-        const Real u = u_profile(z);
-        Real theta_l = theta_l_profile(z), q_t = q_t_profile(z);
-        const auto state = [&](Real th, Real qt) {
-          const Real T = temperature(th, qt, p);
-          return eq.conservative(density(T, qt, p), u, 0, 0, T, phi, qt);
-        };
-        const Moist::Cons background = state(theta_l, q_t);
-        Moist::Cons s = background;
-        if (z < perturbation_top) {
-          theta_l += theta_amplitude_ * random_sign(position, 0, seed_);
-          q_t += qt_amplitude_ * random_sign(position, 1, seed_);
-          s = state(theta_l, q_t);
-        }
-        store_node(eq, qh, ah, e, n, s, background, phi);
-      }
-    Kokkos::deep_copy(q, qh);
-    Kokkos::deep_copy(aux, ah);
-  }
-
-  std::vector<std::string> time_series_columns() const override {
-    return {"lwp", "cloud_cover", "cloud_base", "cloud_top", "max_ql", "max_w"};
-  }
-  std::vector<double> time_series(const HostSolution& s, MPI_Comm comm) const override {
-    const CloudStatistics c = statistics(s, comm);
-    return {c.lwp, c.cover, c.base, c.top, c.max_ql, c.max_w};
-  }
-  std::vector<CaseDiagnostic> diagnostics(const HostSolution& s, MPI_Comm comm) const override {
-    const CloudStatistics c = statistics(s, comm);
-    return {{"lwp", c.lwp},     {"cloud_cover", c.cover}, {"cloud_base", c.base},
-            {"cloud_top", c.top}, {"max_ql", c.max_ql},   {"max_w", c.max_w}};
-  }
-
- private:
-  /// The cloud statistics of the current solution (collective): each column of LGL
-  /// nodes of each element column is cloudy where any of its nodes is; cloud cover is
-  /// their area fraction with the quadrature weights, LWP the quadrature of rho q_l over
-  /// the domain per unit area (exact sums).
-  CloudStatistics statistics(const HostSolution& s, MPI_Comm comm) const {
-    const Moist eq = Moist::make(equations().gas, water());
-    const int n1 = static_cast<int>(s.lgl_weights.size()), nx = elements_[0], ny = elements_[1];
-    std::vector<int> cloudy(static_cast<size_t>(nx) * ny * n1 * n1, 0);
-    ExactSum water_path;
-    double base = std::numeric_limits<double>::infinity(), top = -base, max_ql = 0, max_w = -base;
-    const double jacobian = s.element_size[0] * s.element_size[1] * s.element_size[2] / 8;
-    for (size_t e = 0; e < s.q.extent(0); ++e) {
-      const int g = s.global_elements[e], ex = g % nx, ey = (g / nx) % ny;
-      for (size_t n = 0; n < s.q.extent(2); ++n) {
-        const int i = static_cast<int>(n) % n1, j = (static_cast<int>(n) / n1) % n1, k = static_cast<int>(n) / (n1 * n1);
-        Moist::Cons c;
-        for (int v = 0; v < Moist::nvar; ++v) c[v] = s.q(e, v, n);
-        const physics::MoistPrim w = eq.primitive(c, s.aux(e, Moist::a_phi, n));
-        const double z = s.x(e, 2, n) - bottom_;
-        water_path.add(s.lgl_weights[i] * s.lgl_weights[j] * s.lgl_weights[k] * jacobian * w.rho * w.q_l);
-        max_ql = std::max(max_ql, static_cast<double>(w.q_l));
-        max_w = std::max(max_w, static_cast<double>(w.u[2]));
-        if (w.q_l > cloud_threshold) {
-          cloudy[((static_cast<size_t>(ey) * nx + ex) * n1 + j) * n1 + i] = 1;
-          base = std::min(base, z), top = std::max(top, z);
-        }
-      }
-    }
-    MPI_Allreduce(MPI_IN_PLACE, cloudy.data(), static_cast<int>(cloudy.size()), MPI_INT, MPI_MAX, comm);
-    double maxima[4] = {-base, top, max_ql, max_w};
-    MPI_Allreduce(MPI_IN_PLACE, maxima, 4, MPI_DOUBLE, MPI_MAX, comm);
-    std::vector<ExactSum> sums{water_path};
-    allreduce(comm, sums);
-    double covered = 0, total = 0;  // the same order on every rank
-    for (size_t col = 0; col < cloudy.size(); ++col) {
-      const int i = static_cast<int>(col % n1), j = static_cast<int>((col / n1) % n1);
-      const double a = s.lgl_weights[i] * s.lgl_weights[j];
-      total += a;
-      if (cloudy[col]) covered += a;
-    }
-    const double area = nx * s.element_size[0] * ny * s.element_size[1];
-    const double nan = std::numeric_limits<double>::quiet_NaN();
-    const bool any = maxima[1] > -std::numeric_limits<double>::infinity();
-    return {sums[0].value() / area, covered / total, any ? -maxima[0] : nan, any ? maxima[1] : nan, maxima[2],
-            maxima[3]};
-  }
-
-  Real bottom_, height_;
-  std::array<int, 3> elements_;
-  Real theta_amplitude_, qt_amplitude_;
-  std::uint64_t seed_ = 1;
-};
 
 }  // namespace
 
-std::unique_ptr<Case> make_bomex(const Config& c) { return std::make_unique<Bomex>(c); }
+std::unique_ptr<Case> make_bomex(const Config& c) { return std::make_unique<MoistLes>(c, bomex_sounding(), 0.1, 2.5e-5); }
 
 }  // namespace squall::cases

@@ -38,6 +38,14 @@ const std::vector<CaseInfo>& registered_cases() {
          "bomex: amplitude of the uniform random theta_l perturbation below 1600 m", "bomex"},
         {"case", "qt_perturbation", "2.5e-5", "a number of kg/kg in [0, 0.001]",
          "bomex: amplitude of the uniform random q_t perturbation below 1600 m", "bomex"}}},
+      {"dycoms_rf01", "nocturnal marine stratocumulus cooled at its top by longwave radiation (Stevens et al. 2005)",
+       make_dycoms_rf01,
+       {{"case", "seed", "1", "an integer in [0, 2147483647]",
+         "dycoms_rf01: seed of the initial random perturbations (the same field on any rank count)", "dycoms_rf01"},
+        {"case", "theta_perturbation", "0.1", "a number of K in [0, 2]",
+         "dycoms_rf01: amplitude of the uniform random theta_l perturbation below 200 m", "dycoms_rf01"},
+        {"case", "qt_perturbation", "2.5e-5", "a number of kg/kg in [0, 0.001]",
+         "dycoms_rf01: amplitude of the uniform random q_t perturbation below 200 m", "dycoms_rf01"}}},
   };
   static const bool registered = [] {  // the cases' own config keys, once
     for (const CaseInfo& c : list) io::register_case_keys(c.keys);

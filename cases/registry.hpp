@@ -22,5 +22,6 @@ std::unique_ptr<Case> make_taylor_green(const Config& config);
 std::unique_ptr<Case> make_dry_bubble(const Config& config);
 std::unique_ptr<Case> make_moist_bubble(const Config& config);
 std::unique_ptr<Case> make_bomex(const Config& config);
+std::unique_ptr<Case> make_dycoms_rf01(const Config& config);
 
 }  // namespace squall::cases

@@ -76,6 +76,19 @@ struct ForcingConfig {
   bool geostrophic_sponge = false;
 };
 
+/// [radiation]: a parametrised radiation scheme (physics/radiation.hpp).
+struct RadiationConfig {
+  std::string scheme;              ///< "none" or "dycoms"
+  double flux_top = 0;             ///< F_0 [W/m2]
+  double flux_base = 0;            ///< F_1 [W/m2]
+  double absorption = 0;           ///< kappa [m2/kg]
+  double alpha_z = 0;              ///< [m^(-4/3)]
+  double inversion_density = 0;    ///< rho_i [kg/m3]
+  double divergence = 0;           ///< D [1/s]
+  double inversion_height = 0;     ///< z_i [m] above the bottom
+  double inversion_qt = 0;         ///< > 0: z_i per column where q_t falls below this [kg/kg]
+};
+
 struct TimeConfig {
   double end_time = 0;
   long max_steps = 0;
@@ -106,6 +119,7 @@ struct Config {
   BoundaryConfig boundary;
   SurfaceConfig surface;
   ForcingConfig forcing;
+  RadiationConfig radiation;
   TimeConfig time;
   OutputConfig output;
 };

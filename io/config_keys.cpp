@@ -10,7 +10,7 @@ namespace squall::io {
 
 const std::vector<std::string>& config_sections() {
   static const std::vector<std::string> sections{"case", "mesh", "dg", "physics", "boundary", "surface",
-                                                 "forcing", "time", "output"};
+                                                 "forcing", "radiation", "time", "output"};
   return sections;
 }
 
@@ -111,6 +111,22 @@ std::vector<KeySpec> catalogue() {
      "moist cases: prescribed tendency of q_t [1/s] (large-scale moisture advection)"},
     {"forcing", "geostrophic_sponge", "false", "true or false",
      "the sponge of physics.sponge_* relaxes u, v to the geostrophic wind and w to 0"},
+    {"radiation", "scheme", "\"none\"", "\"none\" or \"dycoms\"",
+     "\"dycoms\": the longwave flux of DYCOMS-II (Stevens et al. 2005) from the liquid water above and below (moist cases)"},
+    {"radiation", "flux_top", "70.0", "a finite number (W/m2)",
+     "F_0: the flux F_0 exp(-kappa LWP above) of the cloud-top cooling"},
+    {"radiation", "flux_base", "22.0", "a finite number (W/m2)",
+     "F_1: the flux F_1 exp(-kappa LWP below) of the cloud-base warming"},
+    {"radiation", "absorption", "85.0", "a finite number > 0 (m2/kg)", "kappa: the liquid water's absorption coefficient"},
+    {"radiation", "alpha_z", "1.0", "a finite number >= 0 (m^-4/3)",
+     "alpha_z of the free troposphere's term rho_i c_p D alpha_z ((z - z_i)^4/3 / 4 + z_i (z - z_i)^1/3)"},
+    {"radiation", "inversion_density", "1.13", "a finite number > 0 (kg/m3)", "rho_i: the density at the inversion"},
+    {"radiation", "divergence", "3.75e-6", "a finite number >= 0 (1/s)",
+     "D: the large-scale divergence of the free troposphere's term (forcing.subsidence gives w_s = -D z separately)"},
+    {"radiation", "inversion_height", "840.0", "a finite number >= 0 (m above the bottom)",
+     "z_i: the inversion height, fixed (and where inversion_qt finds none in a column)"},
+    {"radiation", "inversion_qt", "0.0", "a number in [0, 1) (kg/kg)",
+     "> 0: z_i per column, the height of the highest node with q_t >= this (DYCOMS: 0.008); 0: fixed"},
     {"surface", "heat_flux", "0.0", "a finite number (K m/s)",
      "surface_flux walls: kinematic sensible heat flux w'theta' into the domain"},
     {"surface", "water_flux", "0.0", "a finite number (m/s)",

@@ -426,6 +426,20 @@ void read_forcing(Values& values, Config& c) {
   }
 }
 
+/// [radiation]: the scheme and its constants (the constants are checked whatever the scheme).
+void read_radiation(Values& values, Config& c) {
+  RadiationConfig& r = c.radiation;
+  r.scheme = choice(values, "radiation", "scheme", {"none", "dycoms"});
+  r.flux_top = number(values, "radiation", "flux_top", [](double x) { return std::isfinite(x); });
+  r.flux_base = number(values, "radiation", "flux_base", [](double x) { return std::isfinite(x); });
+  r.absorption = number(values, "radiation", "absorption", [](double x) { return x > 0; });
+  r.alpha_z = number(values, "radiation", "alpha_z", [](double x) { return x >= 0; });
+  r.inversion_density = number(values, "radiation", "inversion_density", [](double x) { return x > 0; });
+  r.divergence = number(values, "radiation", "divergence", [](double x) { return x >= 0; });
+  r.inversion_height = number(values, "radiation", "inversion_height", [](double x) { return x >= 0; });
+  r.inversion_qt = number(values, "radiation", "inversion_qt", [](double x) { return x >= 0 && x < 1; });
+}
+
 /// [boundary]: the kind of each wall, and the temperature of isothermal ones. A wall of a
 /// periodic direction, an isothermal wall without a temperature, a temperature on any
 /// other wall and no-slip walls without viscosity are errors.
@@ -621,6 +635,7 @@ Config parse_config(const std::string& text, const std::string& source,
   }
   read_boundary(values, c);
   read_forcing(values, c);
+  read_radiation(values, c);
   c.time.end_time = number(values, "time", "end_time", [](double x) { return x >= 0; });
   c.time.max_steps = static_cast<long>(integer(values, "time", "max_steps", [](long long n) { return n >= 0; }));
   c.time.warmup_steps =

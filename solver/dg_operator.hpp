@@ -21,6 +21,7 @@
 #include "mesh/local_mesh.hpp"
 #include "solver/basis.hpp"
 #include "solver/case_source.hpp"
+#include "solver/column_operations.hpp"
 #include "solver/dg_layout.hpp"
 #include "solver/geometry.hpp"
 #include "solver/time_integrator.hpp"
@@ -28,6 +29,7 @@
 #include "physics/large_scale_forcing.hpp"
 #include "physics/boundary_conditions.hpp"
 #include "physics/moist_thermodynamics.hpp"
+#include "physics/radiation.hpp"
 
 namespace squall::dg {
 
@@ -112,6 +114,10 @@ struct OperatorOptions {
   /// forcing_bottom.
   physics::LargeScaleForcing forcing{};
   Real forcing_bottom = 0;
+  /// Radiation ([radiation] scheme = "dycoms"; moist air only), heights above
+  /// forcing_bottom.
+  bool radiation = false;
+  physics::DycomsRadiation radiation_scheme{};
   /// A case's own sources (Case::add_sources), or empty.
   std::function<void(const SourceArgs&)> case_sources;
   /// Viscous phases run when there is a molecular viscosity or a subgrid model.
@@ -183,6 +189,7 @@ class DgOperator {
   void forcing_sources(Real t, const StateView& q, const StateView& dq, const Source& first);
   template <class Source>
   void add_sources(Real t, const StateView& q, const StateView& dq, const Source& source);
+  void radiation_sources(const StateView& q, const StateView& dq);
   // Viscous phases (BR1; solver/dg_viscous_impl.hpp), only when viscosity > 0.
   void gradients_local();
   void gradients_remote(const StateView& q);
@@ -237,6 +244,12 @@ class DgOperator {
   physics::LargeScaleForcing forcing_;
   Real forcing_bottom_;
   DeviceView<Real***> forcing_factors_;  ///< (element, physics::ForcingFactors, node)
+  bool radiation_ = false;
+  physics::DycomsRadiation radiation_scheme_;
+  std::unique_ptr<ColumnOperations<N>> columns_;  ///< radiation: the liquid water paths
+  DeviceView<Real**> water_density_;  ///< radiation: rho q_l per node (element, node)
+  DeviceView<Real**> lwp_below_, lwp_above_;  ///< radiation: int rho q_l dz below and above each node
+  DeviceView<Real**> inversion_mask_, inversion_;  ///< radiation with a diagnosed z_i: z where q_t >= the threshold, z_i
   DeviceView<Real*> node_weights_;     ///< quadrature weight times Jacobian per volume node (case sources)
   DeviceView<int*> conserved_;         ///< Eq::conserved(c) (case sources)
   DeviceView<Real**> element_rates_;   ///< (element, conserved quantity) (case sources)

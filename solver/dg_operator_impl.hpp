@@ -140,6 +140,8 @@ DgOperator<N, Eq>::DgOperator(const mesh::LocalMesh& mesh, const Basis<N>& basis
       case_sources_(options.case_sources),
       forcing_(options.forcing),
       forcing_bottom_(options.forcing_bottom),
+      radiation_(options.radiation),
+      radiation_scheme_(options.radiation_scheme),
       comm_(comm),
       x_(geometry.x),
       aux_(aux),
@@ -217,7 +219,18 @@ DgOperator<N, Eq>::DgOperator(const mesh::LocalMesh& mesh, const Basis<N>& basis
       }
     Kokkos::deep_copy(forcing_factors_, fh);
   }
-  if (case_sources_ || forcing_.active()) {
+  if (radiation_) {
+    radiation_scheme_.cp = eq_.gas.cp_d;  // the dry air's c_p of the equation set
+    columns_ = std::make_unique<ColumnOperations<N>>(mesh, geometry.h[2], comm);
+    water_density_ = DeviceView<Real**>("dg::radiation_water", elements_, L::nodes);
+    lwp_below_ = DeviceView<Real**>("dg::radiation_lwp_below", elements_, L::nodes);
+    lwp_above_ = DeviceView<Real**>("dg::radiation_lwp_above", elements_, L::nodes);
+    if (radiation_scheme_.inversion_qt > 0) {
+      inversion_mask_ = DeviceView<Real**>("dg::radiation_inversion_mask", elements_, L::nodes);
+      inversion_ = DeviceView<Real**>("dg::radiation_inversion", elements_, L::nodes);
+    }
+  }
+  if (case_sources_ || forcing_.active() || radiation_) {
     node_weights_ = DeviceView<Real*>("dg::node_weights", L::nodes);
     conserved_ = DeviceView<int*>("dg::conserved", Eq::nconserved);
     element_rates_ = DeviceView<Real**>("dg::element_source_rates", elements_, Eq::nconserved);
@@ -694,7 +707,63 @@ void DgOperator<N, Eq>::sources(Real t, const StateView& q, const StateView& dq)
     add(sponge);
   else if (forcing)
     forcing_sources(t, q, dq, physics::NoSource{});
+  if (radiation_) radiation_sources(q, dq);
   if (case_sources_) case_sources_({t, q, dq, aux_, x_, node_weights_, conserved_, element_rates_, comm_, ledger_rates_});
+}
+
+/// The radiation's energy source -dF/dz (physics/radiation.hpp): rho q_l at every node
+/// (from the pointwise pass's q_l), the liquid water paths below and above every node
+/// (column operations), z_i per column where it is diagnosed, F at the element's nodes,
+/// and minus the derivative along z of its polynomial, with the ledger's rate (element
+/// sums in node order, then the exact sum).
+template <int N, class Eq>
+void DgOperator<N, Eq>::radiation_sources(const StateView& q, const StateView& dq) {
+  if constexpr (Eq::moist) {
+    const auto th = thermo_;
+    const auto x = x_;
+    const auto rho_ql = water_density_;
+    const Real bottom = forcing_bottom_;
+    const auto mask = inversion_mask_;
+    const Real threshold = radiation_scheme_.inversion_qt;
+    const bool diagnose = threshold > 0;
+    parallel_for("dg::radiation_water", elements_, L::nodes, KOKKOS_LAMBDA(const int e, const int n) {
+      const Real rho = q(e, Eq::i_rho, n);
+      rho_ql(e, n) = rho * th(e, 1, n);  // Eq::thermo_values: T, q_l, q_i
+      if (diagnose)
+        mask(e, n) = q(e, Eq::i_rhoqt, n) >= threshold * rho ? x(e, 2, n) - bottom : ColumnOperations<N>::lowest;
+    });
+    columns_->integrals(water_density_, lwp_below_, lwp_above_);
+    if (diagnose) columns_->column_max(inversion_mask_, inversion_);
+    const auto below = lwp_below_, above = lwp_above_, zi = inversion_;
+    const physics::DycomsRadiation r = radiation_scheme_;
+    const Basis<N> basis = basis_;
+    const Real dz = two_over_h_[2];
+    const auto weights = node_weights_;
+    const auto rates = element_rates_;
+    int energy = 0;
+    for (int c = 0; c < Eq::nconserved; ++c)
+      if (Eq::conserved(c) == Eq::i_rhoe) energy = c;
+    parallel_for("dg::radiation", elements_, KOKKOS_LAMBDA(const int e) {
+      Real flux[L::nodes];
+      for (int n = 0; n < L::nodes; ++n) {
+        const Real z_i = diagnose && zi(e, n) > ColumnOperations<N>::lowest ? zi(e, n) : r.inversion_height;
+        flux[n] = r.net_flux(x(e, 2, n) - bottom, above(e, n), below(e, n), z_i);
+      }
+      Real sum = 0;
+      for (int n = 0; n < L::nodes; ++n) {
+        const int k = L::index(n, 2);
+        Real d = 0;
+        for (int j = 0; j < L::n1; ++j) d += basis.D[k][j] * flux[L::along(n, 2, j)];
+        const Real s = -(dz * d);
+        dq(e, Eq::i_rhoe, n) += s;
+        sum += weights(n) * s;
+      }
+      for (int c = 0; c < Eq::nconserved; ++c) rates(e, c) = c == energy ? sum : Real(0);
+    });
+    add_element_rates(rates, comm_, ledger_rates_);
+  } else {
+    (void)q, (void)dq;
+  }
 }
 
 /// The large-scale forcing (physics/large_scale_forcing.hpp) after the operator's other

@@ -58,6 +58,10 @@ dg::OperatorOptions operator_options(const Config& config, Real gravity) {
   o.forcing.geostrophic_sponge = fc.geostrophic_sponge;
   if (fc.geostrophic_sponge) o.forcing.sponge = o.sponge_layer, o.sponge = false;
   o.forcing_bottom = config.mesh.domain[2][0];
+  const RadiationConfig& rc = config.radiation;
+  o.radiation = rc.scheme == "dycoms";
+  o.radiation_scheme = {rc.flux_top,   rc.flux_base,        rc.absorption,   rc.alpha_z, rc.inversion_density,
+                        rc.divergence, physics::DycomsRadiation{}.cp, rc.inversion_height, rc.inversion_qt};
   const SurfaceConfig& sc = config.surface;
   o.walls.surface = {sc.heat_flux,      sc.water_flux,        sc.friction_velocity, sc.drag_coefficient,
                      sc.heat_transfer, sc.moisture_transfer, sc.temperature};

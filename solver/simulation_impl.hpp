@@ -450,6 +450,10 @@ void run_dg(const RunContext& ctx) {
   if (!ctx.config.forcing.qt_tendency.empty())
     throw InputError(ctx.config.source + ": 'forcing.qt_tendency': expected [] (unset): the case '" +
                      ctx.case_info.name + "' is dry (it carries no water)");
+  if (ctx.config.radiation.scheme != "none")
+    throw InputError(ctx.config.source + ": 'radiation.scheme' = \"" + ctx.config.radiation.scheme +
+                     "\": expected \"none\": the case '" + ctx.case_info.name +
+                     "' is dry (the scheme reads the liquid water)");
   run_with_tracers<N>(ctx, std::move(the_case), tracers);
 }
 
