@@ -25,27 +25,29 @@ check failed, 3 when the run was stopped (continue with --resume), 1 when it fai
 """
 import argparse
 import csv
-import math
 import os
-import shlex
-import subprocess
 import sys
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.dirname(HERE)
 sys.path.insert(0, HERE)
-from scaling import UsageError, ensure_matplotlib, launcher_command  # noqa: E402
-from validation_runs import record_segment, resume_state, total_wall_seconds  # noqa: E402
+from scaling import UsageError, ensure_matplotlib  # noqa: E402
+from validation_runs import (add_les_arguments, check_les_arguments, read_series, run_config,  # noqa: E402
+                             run_wall_line, save_figure, window_mean)
 
 CLOUD = 1e-5  # q_l of a cloudy point [kg/kg]
+# Cloud base and top of the window-mean cloud-fraction profile: the lowest and highest
+# level where it exceeds this, as S03 read them where the mean profile leaves and reaches 0.
+PROFILE_CLOUD_FRACTION = 1e-3
 
 # The intercomparison's values, (low, high, source): Siebesma et al. (2003), J. Atmos. Sci.
 # 60, 1201-1219 (S03). "approx." marks a value read from a figure.
 REFERENCE = {
     "cloud_cover": (0.08, 0.17, "hours 3-6: ensemble mean 0.13, models from 0.08 (UCLA) to 0.17 (NCAR) (S03 sec. 2a)"),
     "lwp": (3.5, 10.3, "hours 3-6, g m-2: ensemble mean about 6.9, +-1 sigma 3.4 (S03 Fig. 2b, approx.)"),
-    "cloud_base": (400.0, 700.0, "m: about 500 m (S03 sec. 2b); 400-700 m accepted"),
-    "cloud_top": (1300.0, 2000.0, "m: the cloud fraction reaches 0 at about 1900-2000 m (S03 Fig. 6, approx.)"),
+    "cloud_base": (400.0, 700.0, "m, of the mean cloud-fraction profile: about 500 m (S03 sec. 2b); 400-700 m accepted"),
+    "cloud_top": (1300.0, 2000.0, "m, of the mean cloud-fraction profile: it reaches 0 at about 1900-2000 m "
+                                  "(S03 Fig. 6, approx.)"),
 }
 # Mean profile points with their spread: (z [m], value, sigma).
 REFERENCE_PROFILES = {
@@ -65,94 +67,11 @@ REFERENCE_PROFILES = {
 def parse(argv):
     p = argparse.ArgumentParser(description=__doc__.split("\n\n")[0], epilog=__doc__,
                                 formatter_class=argparse.RawDescriptionHelpFormatter)
-    p.add_argument("--config", default=os.path.join(ROOT, "cases", "bomex_small.toml"))
-    p.add_argument("--out", default="validation/bomex_small")
-    p.add_argument("--analyse", metavar="RUN_DIR", help="analyse this run directory; run nothing")
-    p.add_argument("--ranks", type=int, default=1)
-    p.add_argument("--launcher", default="mpirun", help="mpirun, srun or sbatch (default mpirun)")
-    p.add_argument("--launcher-args")
-    p.add_argument("--mpirun", default="mpirun")
-    p.add_argument("--sbatch", default="sbatch")
-    p.add_argument("--sbatch-template", default=os.path.join(HERE, "slurm", "scaling_point.sbatch.in"))
-    p.add_argument("--time-limit", default="12:00:00", help="sbatch time limit")
-    p.add_argument("--squall", default=os.path.join(ROOT, "build", "squall"))
-    p.add_argument("--end-time", type=float, default=21600.0)
-    p.add_argument("--window", default="10800,21600", help="time window of the means [s] (default hours 3-6)")
-    p.add_argument("--checkpoint-interval", type=float, default=3600.0)
-    p.add_argument("--resume", action="store_true", help="continue the run from its newest checkpoint")
-    p.add_argument("--set", action="append", default=[], metavar="KEY=VALUE", help="further config settings")
+    add_les_arguments(p, os.path.join(ROOT, "cases", "bomex_small.toml"), "validation/bomex_small", 21600.0,
+                      "10800,21600", 3600.0)
     args = p.parse_args(argv)
-    if args.launcher not in ("mpirun", "srun", "sbatch"):
-        raise UsageError(f"--launcher {args.launcher}: expected mpirun, srun or sbatch")
-    try:
-        lo, hi = (float(v) for v in args.window.split(","))
-    except ValueError:
-        raise UsageError(f"--window {args.window}: expected two times in s, e.g. 10800,21600")
-    if not lo < hi:
-        raise UsageError(f"--window {args.window}: the start must be before the end")
-    args.window = (lo, hi)
+    check_les_arguments(args, UsageError)
     return args
-
-
-def run(args, run_dir):
-    """Runs (or continues) the configuration into run_dir; returns the status of the module's text."""
-    state = resume_state(run_dir, args.end_time)
-    if state != "new" and not args.resume:
-        print(f"validate_bomex.py: error: {run_dir} holds checkpoints of an earlier run: continue it with "
-              "--resume, or remove that directory", file=sys.stderr)
-        return 2
-    if state == "done":
-        return 0
-    squall = [args.squall, "run", args.config, "--output", run_dir, "--set", f"time.end_time={args.end_time}",
-              "--set", f"output.checkpoint_interval={args.checkpoint_interval}"]
-    for s in args.set:
-        squall += ["--set", s]
-    if state == "continued":
-        squall += ["--restart", "latest"]
-    os.makedirs(run_dir, exist_ok=True)
-    if args.launcher == "sbatch":
-        with open(args.sbatch_template) as f:
-            template = f.read()
-        command = " ".join(shlex.quote(c) for c in ["srun", "-n", str(args.ranks)] +
-                           shlex.split(args.launcher_args or "") + squall)
-        script = os.path.join(run_dir, "job.sbatch")
-        with open(script, "w") as f:
-            f.write(template.format(job_name="squall-bomex", ranks=args.ranks, time_limit=args.time_limit,
-                                    log=os.path.join(run_dir, "job.log"), command=command))
-        cmd = [args.sbatch, "--parsable", "--wait", script]
-    else:
-        cmd = (launcher_command(args, args.ranks) if args.ranks > 1 or args.launcher == "srun" else []) + squall
-    print(f"[validate] bomex: {' '.join(shlex.quote(c) for c in cmd)} ({state})", flush=True)
-    status = subprocess.run(cmd).returncode
-    record_segment(run_dir)
-    if status != 0:
-        print(f"validate_bomex.py: error: the run failed (status {status}); a stopped run continues from its "
-              f"newest checkpoint with --resume", file=sys.stderr)
-        return 1
-    if resume_state(run_dir, args.end_time) != "done":
-        print("validate_bomex.py: the run stopped before --end-time; continue it with --resume", file=sys.stderr)
-        return 3
-    return 0
-
-
-def read_series(run_dir):
-    with open(os.path.join(run_dir, "diagnostics.csv")) as f:
-        rows = list(csv.DictReader(f))
-    return {k: [float(r[k]) for r in rows] for k in rows[0]}
-
-
-def window_mean(times, values, window):
-    picked = [v for t, v in zip(times, values) if window[0] <= t <= window[1] and math.isfinite(v)]
-    return sum(picked) / len(picked) if picked else float("nan")
-
-
-def save(plt, fig, axes, title, path):
-    """The legend of the first panel, the title, and the picture to path."""
-    axes[0, 0].legend(fontsize=8)
-    fig.suptitle(title)
-    fig.tight_layout()
-    fig.savefig(path, dpi=110)
-    plt.close(fig)
 
 
 def analyse(args, run_dir, out):
@@ -174,11 +93,13 @@ def analyse(args, run_dir, out):
 
     # Window means of the time series, and the checks.
     times = series["time"]
+    cloudy_levels = z[mean["cloud_fraction"].values > PROFILE_CLOUD_FRACTION]
+    nan = float("nan")
     values = {
         "cloud_cover": window_mean(times, series["cloud_cover"], args.window),
         "lwp": 1000 * window_mean(times, series["lwp"], args.window),  # g m-2
-        "cloud_base": window_mean(times, series["cloud_base"], args.window),
-        "cloud_top": window_mean(times, series["cloud_top"], args.window),
+        "cloud_base": float(cloudy_levels.min()) if cloudy_levels.size else nan,
+        "cloud_top": float(cloudy_levels.max()) if cloudy_levels.size else nan,
     }
     first_cloud = next((tt for tt, c in zip(times, series["cloud_cover"]) if c > 0), float("nan"))
     below = z <= 1500
@@ -201,7 +122,19 @@ def analyse(args, run_dir, out):
     for name, points in REFERENCE_PROFILES.items():
         for zr, vr, er in points:
             reference_rows.append((name, zr, float(mean[name].interp(z=zr)), vr, er))
+    # Each sample's lowest and highest cloudy node, averaged over the samples with cloud
+    # (a different statistic: a sample with one small cloud counts as much as one with many),
+    # and the means of each hour of the window (how much they vary: the sampling spread).
     profile_rows = [
+        ("lowest cloudy node [m], mean over the samples", window_mean(times, series["cloud_base"], args.window), ""),
+        ("highest cloudy node [m], mean over the samples", window_mean(times, series["cloud_top"], args.window), ""),
+    ]
+    for start in range(int(lo), int(hi), 3600):
+        hour = (start, min(start + 3600, hi))
+        label = f"{start / 3600:g}-{hour[1] / 3600:g} h"
+        profile_rows.append((f"cloud cover, {label}", window_mean(times, series["cloud_cover"], hour), ""))
+        profile_rows.append((f"LWP [g m-2], {label}", 1000 * window_mean(times, series["lwp"], hour), ""))
+    profile_rows += [
         ("max cloud fraction (mean profile)", float(mean["cloud_fraction"][peak]), f"at z = {z[peak]:.0f} m"),
         ("max mean q_l [g/kg]", 1000 * float(mean["ql"].max()), f"at z = {z[int(mean['ql'].argmax())]:.0f} m"),
         ("max w'w' [m2 s-2]", float(mean["w_w"].max()), f"at z = {z[int(mean['w_w'].argmax())]:.0f} m"),
@@ -216,24 +149,16 @@ def analyse(args, run_dir, out):
             w.writerow([key, v, low, high, source])
         for name, v, where in profile_rows:
             w.writerow([name, v, "", "", where])
-    wall = None
-    if os.path.exists(os.path.join(run_dir, "summary.json")):
-        import json
-        with open(os.path.join(run_dir, "summary.json")) as f:
-            summary = json.load(f)
-        wall = total_wall_seconds(run_dir, summary)
     with open(os.path.join(out, "results.md"), "w") as f:
         f.write(f"# BOMEX: {os.path.basename(args.config)}, means over {lo / 3600:g}-{hi / 3600:g} h\n\n")
-        if wall:
-            f.write(f"Run to t = {t[-1]:g} s on {summary['ranks']} rank(s) in {wall:.0f} s of wall time "
-                    f"({t[-1] / wall:.2f} simulated s per wall s).\n\n")
+        f.write(run_wall_line(run_dir, t[-1]))
         f.write("| quantity | Squall | intercomparison | source |\n|---|---|---|---|\n")
         units = {"lwp": " g m-2", "cloud_base": " m", "cloud_top": " m", "cloud_cover": ""}
         for key, v in values.items():
             low, high, source = REFERENCE[key]
             f.write(f"| {key} | {v:.3g}{units[key]} | {low:g}-{high:g}{units[key]} | {source} |\n")
         for name, v, where in profile_rows:
-            f.write(f"| {name} | {v:.3g} ({where}) | | |\n")
+            f.write(f"| {name} | {v:.3g}{f' ({where})' if where else ''} | | |\n")
         f.write("\n| mean profile | z [m] | Squall | intercomparison (+- 1 sigma) |\n|---|---|---|---|\n")
         for name, zr, v, vr, er in reference_rows:
             scale, unit = (1000, " g/kg") if name in ("qt", "ql") else (1, " K" if name == "theta_li" else "")
@@ -262,7 +187,7 @@ def analyse(args, run_dir, out):
         ax.grid(alpha=0.3)
     for ax in axes[:, 0]:
         ax.set_ylabel("z [m]")
-    save(plt, fig, axes, f"BOMEX ({os.path.basename(args.config)}): mean profiles", os.path.join(out, "profiles.png"))
+    save_figure(plt, fig, axes, f"BOMEX ({os.path.basename(args.config)}): mean profiles", os.path.join(out, "profiles.png"))
 
     # Time series, with the intercomparison's spread over the window.
     hours = [tt / 3600 for tt in times]
@@ -276,7 +201,7 @@ def analyse(args, run_dir, out):
         ax.grid(alpha=0.3)
     for ax in axes[1]:
         ax.set_xlabel("time [h]")
-    save(plt, fig, axes, f"BOMEX ({os.path.basename(args.config)}): time series", os.path.join(out, "timeseries.png"))
+    save_figure(plt, fig, axes, f"BOMEX ({os.path.basename(args.config)}): time series", os.path.join(out, "timeseries.png"))
 
     # The clouds of the last field file: the liquid water path seen from above, and the
     # liquid water in the x-z plane through its wettest column.
@@ -321,7 +246,7 @@ def main(argv):
         return 2
     run_dir = args.analyse or os.path.join(args.out, "run")
     if not args.analyse:
-        status = run(args, run_dir)
+        status = run_config(args, run_dir, "validate_bomex.py", "bomex")
         if status != 0:
             return status
     try:

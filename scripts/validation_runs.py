@@ -5,9 +5,12 @@ the newest one, the wall time summed over the pieces of a run in segments.json).
 Exit statuses of a run: 0 reached --end-time, 1 failed, 2 bad arguments (an earlier
 run's checkpoints without --resume), 3 stopped by a signal (continue with --resume).
 """
+import csv
 import glob
 import json
+import math
 import os
+import shlex
 import subprocess
 import sys
 
@@ -115,3 +118,114 @@ def resume_state(run_dir, end_time):
     except (OSError, ValueError, KeyError):
         pass
     return "continued"
+
+
+def add_les_arguments(p, config, out, end_time, window, checkpoint_interval):
+    """The arguments of the LES-case validations (validate_bomex.py, validate_dycoms.py)."""
+    p.add_argument("--config", default=config)
+    p.add_argument("--out", default=out)
+    p.add_argument("--analyse", metavar="RUN_DIR", help="analyse this run directory; run nothing")
+    p.add_argument("--ranks", type=int, default=1)
+    p.add_argument("--launcher", default="mpirun", help="mpirun, srun or sbatch (default mpirun)")
+    p.add_argument("--launcher-args")
+    p.add_argument("--mpirun", default="mpirun")
+    p.add_argument("--sbatch", default="sbatch")
+    p.add_argument("--sbatch-template", default=os.path.join(HERE, "slurm", "scaling_point.sbatch.in"))
+    p.add_argument("--time-limit", default="12:00:00", help="sbatch time limit")
+    p.add_argument("--squall", default=os.path.join(ROOT, "build", "squall"))
+    p.add_argument("--end-time", type=float, default=end_time)
+    p.add_argument("--window", default=window, help=f"time window of the means [s] (default {window})")
+    p.add_argument("--checkpoint-interval", type=float, default=checkpoint_interval)
+    p.add_argument("--resume", action="store_true", help="continue the run from its newest checkpoint")
+    p.add_argument("--set", action="append", default=[], metavar="KEY=VALUE", help="further config settings")
+
+
+def check_les_arguments(args, usage_error):
+    """Checks --launcher and turns --window into (start, end); raises usage_error."""
+    if args.launcher not in ("mpirun", "srun", "sbatch"):
+        raise usage_error(f"--launcher {args.launcher}: expected mpirun, srun or sbatch")
+    try:
+        lo, hi = (float(v) for v in args.window.split(","))
+    except ValueError:
+        raise usage_error(f"--window {args.window}: expected two times in s, e.g. 10800,21600")
+    if not lo < hi:
+        raise usage_error(f"--window {args.window}: the start must be before the end")
+    args.window = (lo, hi)
+
+
+def run_config(args, run_dir, prog, label):
+    """Runs (or continues) args.config into run_dir with mpirun, srun or a batch job that
+    is submitted and waited for; returns the status of the module's text."""
+    state = resume_state(run_dir, args.end_time)
+    if state != "new" and not args.resume:
+        print(f"{prog}: error: {run_dir} holds checkpoints of an earlier run: continue it with "
+              "--resume, or remove that directory", file=sys.stderr)
+        return 2
+    if state == "done":
+        return 0
+    squall = [args.squall, "run", args.config, "--output", run_dir, "--set", f"time.end_time={args.end_time}",
+              "--set", f"output.checkpoint_interval={args.checkpoint_interval}"]
+    for s in args.set:
+        squall += ["--set", s]
+    if state == "continued":
+        squall += ["--restart", "latest"]
+    os.makedirs(run_dir, exist_ok=True)
+    if args.launcher == "sbatch":
+        with open(args.sbatch_template) as f:
+            template = f.read()
+        command = " ".join(shlex.quote(c) for c in ["srun", "-n", str(args.ranks)] +
+                           shlex.split(args.launcher_args or "") + squall)
+        script = os.path.join(run_dir, "job.sbatch")
+        with open(script, "w") as f:
+            f.write(template.format(job_name=f"squall-{label}", ranks=args.ranks, time_limit=args.time_limit,
+                                    log=os.path.join(run_dir, "job.log"), command=command))
+        cmd = [args.sbatch, "--parsable", "--wait", script]
+    else:
+        cmd = (launcher_command(args, args.ranks) if args.ranks > 1 or args.launcher == "srun" else []) + squall
+    print(f"[validate] {label}: {' '.join(shlex.quote(c) for c in cmd)} ({state})", flush=True)
+    status = subprocess.run(cmd).returncode
+    record_segment(run_dir)
+    if status != 0:
+        print(f"{prog}: error: the run failed (status {status}); a stopped run continues from its "
+              f"newest checkpoint with --resume", file=sys.stderr)
+        return 1
+    if resume_state(run_dir, args.end_time) != "done":
+        print(f"{prog}: the run stopped before --end-time; continue it with --resume", file=sys.stderr)
+        return 3
+    return 0
+
+
+def read_series(run_dir):
+    """diagnostics.csv of run_dir as {column: [values]}."""
+    with open(os.path.join(run_dir, "diagnostics.csv")) as f:
+        rows = list(csv.DictReader(f))
+    return {k: [float(r[k]) for r in rows] for k in rows[0]}
+
+
+def window_mean(times, values, window):
+    """The mean of the finite values with times inside window (NaN if none)."""
+    picked = [v for t, v in zip(times, values) if window[0] <= t <= window[1] and math.isfinite(v)]
+    return sum(picked) / len(picked) if picked else float("nan")
+
+
+def save_figure(plt, fig, axes, title, path):
+    """The legend of the first panel, the title, and the picture to path."""
+    axes[0, 0].legend(fontsize=8)
+    fig.suptitle(title)
+    fig.tight_layout()
+    fig.savefig(path, dpi=110)
+    plt.close(fig)
+
+
+def run_wall_line(run_dir, t_end):
+    """'Run to t = ... on R rank(s) in W s of wall time (...).' from run_dir's summary, or ''."""
+    try:
+        with open(os.path.join(run_dir, "summary.json")) as f:
+            summary = json.load(f)
+    except (OSError, ValueError):
+        return ""
+    wall = total_wall_seconds(run_dir, summary)
+    if not wall:
+        return ""
+    return (f"Run to t = {t_end:g} s on {summary['ranks']} rank(s) in {wall:.0f} s of wall time "
+            f"({t_end / wall:.2f} simulated s per wall s).\n\n")
