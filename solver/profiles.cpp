@@ -88,7 +88,7 @@ void write_profiles(const std::string& path, const physics::VariableInfo& info, 
   const auto& mv = means[1];
   const auto& mw = means[2];
   const auto& mth = means[3];
-  const auto second = level_means(g, 7 + 2 * tracers, comm, [&](size_t at, size_t k, double* out) {
+  const auto second = level_means(g, 8 + 2 * tracers, comm, [&](size_t at, size_t k, double* out) {
     const double u = g.field[F::f_u][at] - mu[k], v = g.field[F::f_v][at] - mv[k];
     const double w = g.field[F::f_w][at] - mw[k], th = g.field[F::f_theta][at] - mth[k];
     out[0] = u * u, out[1] = v * v, out[2] = w * w, out[3] = th * th;
@@ -97,6 +97,7 @@ void write_profiles(const std::string& path, const physics::VariableInfo& info, 
       const double c = g.field[F::f_tracer + t][at] - means[7 + t][k];
       out[7 + 2 * t] = c * c, out[8 + 2 * t] = w * c;
     }
+    out[7 + 2 * tracers] = w * w * w;
   });
   // Moist air: the cloud fraction of each level, the share of its points with
   // q_l > 1e-5 kg/kg (the intercomparisons' threshold).
@@ -126,6 +127,7 @@ void write_profiles(const std::string& path, const physics::VariableInfo& info, 
       {"u_u", "variance u'u'", "", "m2 s-2", second[0]},
       {"v_v", "variance v'v'", "", "m2 s-2", second[1]},
       {"w_w", "variance w'w'", "", "m2 s-2", second[2]},
+      {"w_w_w", "third moment w'w'w'", "", "m3 s-3", second[7 + 2 * tracers]},
       {"theta_theta", "variance theta'theta'", "", "K2", second[3]},
       {"w_theta", "resolved vertical flux w'theta'", "", "K m s-1", second[4]},
       {"u_w", "resolved momentum flux u'w'", "", "m2 s-2", second[5]},

@@ -14,7 +14,7 @@ except ImportError as e:
 
 ds = xr.open_dataset(sys.argv[1], decode_times=False)
 errors = []
-names = ["u", "v", "w", "theta", "T", "p", "rho", "u_u", "v_v", "w_w", "theta_theta", "w_theta", "u_w", "v_w"]
+names = ["u", "v", "w", "theta", "T", "p", "rho", "u_u", "v_v", "w_w", "w_w_w", "theta_theta", "w_theta", "u_w", "v_w"]
 for name in names:
     if name not in ds:
         errors.append(f"missing {name}")

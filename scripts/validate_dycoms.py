@@ -1,0 +1,214 @@
+#!/usr/bin/env python3
+"""Run a DYCOMS-II RF01 configuration and compare it with Stevens et al. (2005).
+
+  scripts/validate_dycoms.py --config cases/dycoms_rf01_small.toml --ranks 2 --out validation/dycoms_small
+  scripts/validate_dycoms.py --config cases/dycoms_rf01.toml --launcher sbatch --ranks 64 --time-limit 12:00:00
+  scripts/validate_dycoms.py --analyse validation/dycoms_small/run      (an existing run, no new run)
+
+Runs the configuration to --end-time (4 h) with a checkpoint every --checkpoint-interval
+(continue a stopped run with --resume), then, from its profiles.nc and diagnostics.csv:
+  - the time series of the liquid water path, cloud cover, cloud base and top and the
+    inversion height z_i (the mean over columns of the highest node with q_t >= 8 g/kg),
+    with the entrainment rate w_e = dz_i/dt + D z_i (D = 3.75e-6 1/s) over the window
+    (timeseries.png);
+  - the hour 3-4 (--window) mean profiles of theta_l, q_t, q_l, cloud fraction, w'w',
+    w'w'w', the resolved TKE, w'theta_l' and w'q_t' (with their subgrid parts) against
+    the initial ones (profiles.png), and the vertically integrated TKE;
+  - a table of the window means against the observations and the intercomparison's
+    ensemble with the figure or table they come from (results.md, results.csv), and the
+    checks the case must pass (a cloud deck: cloud cover > 0.9 over the window; LWP and
+    w_e within the ensemble's range).
+With --launcher sbatch the run is a batch job (scripts/slurm/scaling_point.sbatch.in, or
+--sbatch-template). Plots need python3-matplotlib, python3-xarray and python3-netcdf4
+(Debian, /usr/bin/python3; the script re-runs itself there). Exit status: 0 when the run
+reached --end-time and every check passed, 4 when a check failed, 3 when the run was
+stopped (continue with --resume), 1 when it failed, 2 on bad arguments.
+"""
+import argparse
+import csv
+import os
+import sys
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+ROOT = os.path.dirname(HERE)
+sys.path.insert(0, HERE)
+from scaling import UsageError, ensure_matplotlib  # noqa: E402
+from validation_runs import (add_les_arguments, check_les_arguments, read_series, run_config,  # noqa: E402
+                             run_wall_line, save_figure, window_mean)
+
+DIVERGENCE = 3.75e-6  # D [1/s]: w_s = -D z
+
+# The observations and the intercomparison's ensemble, (low, high, source), from Stevens
+# et al. (2005), Mon. Wea. Rev. 133, 1443-1462 (S05). "approx." marks a value read from a
+# figure.
+REFERENCE = {
+    "lwp": (0.0, 0.0, "TO BE READ"),
+    "entrainment": (0.0, 0.0, "TO BE READ"),
+    "cloud_cover": (0.9, 1.0, "a solid deck: observed cloud fraction near 1 (S05 abstract and sec. 5)"),
+}
+
+
+def parse(argv):
+    p = argparse.ArgumentParser(description=__doc__.split("\n\n")[0], epilog=__doc__,
+                                formatter_class=argparse.RawDescriptionHelpFormatter)
+    add_les_arguments(p, os.path.join(ROOT, "cases", "dycoms_rf01_small.toml"), "validation/dycoms_small", 14400.0,
+                      "10800,14400", 1800.0)
+    args = p.parse_args(argv)
+    check_les_arguments(args, UsageError)
+    return args
+
+
+def entrainment_rate(times, z_i, window):
+    """w_e = dz_i/dt + D z_i over the window [m/s]: the growth of z_i from a least-squares
+    line through the window's samples, plus D times their mean z_i."""
+    points = [(t, z) for t, z in zip(times, z_i) if window[0] <= t <= window[1] and z == z]
+    if len(points) < 2:
+        return float("nan"), float("nan")
+    n = len(points)
+    mt = sum(t for t, _ in points) / n
+    mz = sum(z for _, z in points) / n
+    slope = sum((t - mt) * (z - mz) for t, z in points) / sum((t - mt) ** 2 for t, _ in points)
+    return slope + DIVERGENCE * mz, slope
+
+
+def analyse(args, run_dir, out):
+    import matplotlib
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+    import numpy as np
+    import xarray as xr
+
+    series = read_series(run_dir)
+    ds = xr.open_dataset(os.path.join(run_dir, "profiles.nc"), decode_times=False)
+    t = ds["time"].values
+    lo, hi = args.window
+    inside = (t >= lo) & (t <= hi)
+    if not inside.any():
+        raise UsageError(f"no profiles in the window {lo:g}-{hi:g} s (the run reached t = {t[-1]:g} s)")
+    mean = ds.isel(time=inside).mean("time")
+    first = ds.isel(time=0)
+    z = ds["z"].values
+    tke = 0.5 * (mean["u_u"] + mean["v_v"] + mean["w_w"])
+
+    times = series["time"]
+    w_e, growth = entrainment_rate(times, series["inversion_height"], args.window)
+    inside_cover = [c for tt, c in zip(times, series["cloud_cover"]) if lo <= tt <= hi]
+    values = {
+        "lwp": 1000 * window_mean(times, series["lwp"], args.window),  # g m-2
+        "entrainment": 1000 * w_e,  # mm/s
+        "cloud_cover": window_mean(times, series["cloud_cover"], args.window),
+    }
+    extra = [
+        ("inversion height z_i [m]", window_mean(times, series["inversion_height"], args.window), "window mean"),
+        ("dz_i/dt [mm/s]", 1000 * growth, "least-squares slope over the window"),
+        ("cloud base [m]", window_mean(times, series["cloud_base"], args.window), "lowest cloudy node, window mean"),
+        ("cloud top [m]", window_mean(times, series["cloud_top"], args.window), "highest cloudy node, window mean"),
+        ("least cloud cover in the window", min(inside_cover) if inside_cover else float("nan"), ""),
+        ("vertically integrated TKE [m3 s-2]", float(np.trapz(tke.values, z)), "resolved, window mean"),
+        ("max w'w' [m2 s-2]", float(mean["w_w"].max()), f"at z = {z[int(mean['w_w'].argmax())]:.0f} m"),
+        ("max mean q_l [g/kg]", 1000 * float(mean["ql"].max()), f"at z = {z[int(mean['ql'].argmax())]:.0f} m"),
+    ]
+    checks = [("cloud cover > 0.9 in every sample of the window", bool(inside_cover) and min(inside_cover) > 0.9,
+               f"least {min(inside_cover) if inside_cover else float('nan'):.3g}")]
+    for key in ("lwp", "entrainment"):
+        low, high, _ = REFERENCE[key]
+        checks.append((f"{key} in the intercomparison's range {low:g}-{high:g}", low <= values[key] <= high,
+                       f"{values[key]:.3g}"))
+
+    os.makedirs(out, exist_ok=True)
+    units = {"lwp": " g m-2", "entrainment": " mm/s", "cloud_cover": ""}
+    with open(os.path.join(out, "results.csv"), "w", newline="") as f:
+        w = csv.writer(f)
+        w.writerow(["quantity", "squall", "reference_low", "reference_high", "source"])
+        for key, v in values.items():
+            low, high, source = REFERENCE[key]
+            w.writerow([key, v, low, high, source])
+        for name, v, where in extra:
+            w.writerow([name, v, "", "", where])
+    with open(os.path.join(out, "results.md"), "w") as f:
+        f.write(f"# DYCOMS-II RF01: {os.path.basename(args.config)}, means over {lo / 3600:g}-{hi / 3600:g} h\n\n")
+        f.write(run_wall_line(run_dir, t[-1]))
+        f.write("| quantity | Squall | observations / intercomparison | source |\n|---|---|---|---|\n")
+        for key, v in values.items():
+            low, high, source = REFERENCE[key]
+            f.write(f"| {key} | {v:.3g}{units[key]} | {low:g}-{high:g}{units[key]} | {source} |\n")
+        for name, v, where in extra:
+            f.write(f"| {name} | {v:.4g} | | {where} |\n")
+        f.write("\n| check | result | value |\n|---|---|---|\n")
+        for name, ok, detail in checks:
+            f.write(f"| {name} | {'pass' if ok else 'FAIL'} | {detail} |\n")
+
+    # Profiles: the window mean against the initial state.
+    panels = [("theta_li", "θ_l [K]", 1), ("qt", "q_t [g/kg]", 1000), ("ql", "q_l [g/kg]", 1000),
+              ("cloud_fraction", "cloud fraction", 1), ("w_w", "w′w′ [m²/s²]", 1), ("w_w_w", "w′w′w′ [m³/s³]", 1),
+              ("tke", "resolved TKE [m²/s²]", 1), ("w_theta_li", "w′θ_l′ [K m/s]", 1),
+              ("w_qt", "w′q_t′ [g/kg m/s]", 1000)]
+    fig, axes = plt.subplots(3, 3, figsize=(11, 11), sharey=True)
+    for ax, (name, label, scale) in zip(axes.flat, panels):
+        now = tke if name == "tke" else mean[name]
+        start = 0.5 * (first["u_u"] + first["v_v"] + first["w_w"]) if name == "tke" else first[name]
+        ax.plot(scale * start, z, "k--", lw=1, label="t = 0")
+        ax.plot(scale * now, z, "C0", lw=2, label=f"{lo / 3600:g}-{hi / 3600:g} h mean")
+        if name + "_sgs" in mean:
+            ax.plot(scale * mean[name + "_sgs"], z, "C1:", lw=1.5, label="subgrid")
+            ax.plot(scale * (mean[name] + mean[name + "_sgs"]), z, "C2", lw=1, label="resolved + subgrid")
+            ax.legend(fontsize=7)
+        ax.set_xlabel(label)
+        ax.set_ylim(0, min(1300, float(z[-1])))
+        ax.grid(alpha=0.3)
+    for ax in axes[:, 0]:
+        ax.set_ylabel("z [m]")
+    save_figure(plt, fig, axes, f"DYCOMS-II RF01 ({os.path.basename(args.config)}): mean profiles",
+                os.path.join(out, "profiles.png"))
+
+    # Time series, with the observed/intercomparison ranges over the window.
+    hours = [tt / 3600 for tt in times]
+    fig, axes = plt.subplots(2, 2, figsize=(11, 7), sharex=True)
+    axes[0, 0].plot(hours, [1000 * v for v in series["lwp"]], "C0", label="Squall")
+    low, high, _ = REFERENCE["lwp"]
+    axes[0, 0].fill_between([lo / 3600, hi / 3600], low, high, color="0.8", label="intercomparison")
+    axes[0, 0].set_ylabel("LWP [g m⁻²]")
+    axes[0, 1].plot(hours, series["cloud_cover"], "C0")
+    axes[0, 1].set_ylabel("cloud cover")
+    axes[0, 1].set_ylim(0, 1.05)
+    axes[1, 0].plot(hours, series["inversion_height"], "C0", label="z_i (q_t = 8 g/kg)")
+    axes[1, 0].plot(hours, series["cloud_top"], "C1", lw=1, label="highest cloudy node")
+    axes[1, 0].plot(hours, series["cloud_base"], "C2", lw=1, label="lowest cloudy node")
+    axes[1, 0].set_ylabel("height [m]")
+    axes[1, 0].legend(fontsize=8)
+    axes[1, 1].plot(hours, series["max_w"], "C0")
+    axes[1, 1].set_ylabel("max w [m/s]")
+    for ax in axes.flat:
+        ax.grid(alpha=0.3)
+    for ax in axes[1]:
+        ax.set_xlabel("time [h]")
+    save_figure(plt, fig, axes, f"DYCOMS-II RF01 ({os.path.basename(args.config)}): time series",
+                os.path.join(out, "timeseries.png"))
+
+    with open(os.path.join(out, "results.md")) as f:
+        print(f.read())
+    return all(ok for _, ok, _ in checks)
+
+
+def main(argv):
+    try:
+        args = parse(argv)
+        ensure_matplotlib()
+    except UsageError as e:
+        print(f"validate_dycoms.py: error: {e}", file=sys.stderr)
+        return 2
+    run_dir = args.analyse or os.path.join(args.out, "run")
+    if not args.analyse:
+        status = run_config(args, run_dir, "validate_dycoms.py", "dycoms")
+        if status != 0:
+            return status
+    try:
+        ok = analyse(args, run_dir, args.out)
+    except (UsageError, OSError, KeyError) as e:
+        print(f"validate_dycoms.py: error: {e}", file=sys.stderr)
+        return 2
+    return 0 if ok else 4
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))
