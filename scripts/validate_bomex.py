@@ -24,16 +24,15 @@ check failed, 3 when the run was stopped (continue with --resume), 1 when it fai
 2 on bad arguments.
 """
 import argparse
-import csv
 import os
 import sys
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.dirname(HERE)
 sys.path.insert(0, HERE)
-from scaling import UsageError, ensure_matplotlib  # noqa: E402
-from validation_runs import (add_les_arguments, check_les_arguments, read_series, run_config,  # noqa: E402
-                             run_wall_line, save_figure, window_mean)
+from scaling import UsageError  # noqa: E402
+from validation_runs import (add_les_arguments, check_les_arguments, les_main, run_wall_line,  # noqa: E402
+                             save_figure, window_mean, window_profiles, write_results)
 
 CLOUD = 1e-5  # q_l of a cloudy point [kg/kg]
 # Cloud base and top of the window-mean cloud-fraction profile: the lowest and highest
@@ -80,16 +79,9 @@ def analyse(args, run_dir, out):
     import matplotlib.pyplot as plt
     import xarray as xr
 
-    series = read_series(run_dir)
-    ds = xr.open_dataset(os.path.join(run_dir, "profiles.nc"), decode_times=False)
+    series, ds, mean, first, z = window_profiles(args, run_dir)
     t = ds["time"].values
     lo, hi = args.window
-    inside = (t >= lo) & (t <= hi)
-    if not inside.any():
-        raise UsageError(f"no profiles in the window {lo:g}-{hi:g} s (the run reached t = {t[-1]:g} s)")
-    mean = ds.isel(time=inside).mean("time")
-    first = ds.isel(time=0)
-    z = ds["z"].values
 
     # Window means of the time series, and the checks.
     times = series["time"]
@@ -140,32 +132,14 @@ def analyse(args, run_dir, out):
         ("max w'w' [m2 s-2]", float(mean["w_w"].max()), f"at z = {z[int(mean['w_w'].argmax())]:.0f} m"),
     ]
 
-    os.makedirs(out, exist_ok=True)
-    with open(os.path.join(out, "results.csv"), "w", newline="") as f:
-        w = csv.writer(f)
-        w.writerow(["quantity", "squall", "reference_low", "reference_high", "source"])
-        for key, v in values.items():
-            low, high, source = REFERENCE[key]
-            w.writerow([key, v, low, high, source])
-        for name, v, where in profile_rows:
-            w.writerow([name, v, "", "", where])
-    with open(os.path.join(out, "results.md"), "w") as f:
-        f.write(f"# BOMEX: {os.path.basename(args.config)}, means over {lo / 3600:g}-{hi / 3600:g} h\n\n")
-        f.write(run_wall_line(run_dir, t[-1]))
-        f.write("| quantity | Squall | intercomparison | source |\n|---|---|---|---|\n")
-        units = {"lwp": " g m-2", "cloud_base": " m", "cloud_top": " m", "cloud_cover": ""}
-        for key, v in values.items():
-            low, high, source = REFERENCE[key]
-            f.write(f"| {key} | {v:.3g}{units[key]} | {low:g}-{high:g}{units[key]} | {source} |\n")
-        for name, v, where in profile_rows:
-            f.write(f"| {name} | {v:.3g}{f' ({where})' if where else ''} | | |\n")
-        f.write("\n| mean profile | z [m] | Squall | intercomparison (+- 1 sigma) |\n|---|---|---|---|\n")
-        for name, zr, v, vr, er in reference_rows:
-            scale, unit = (1000, " g/kg") if name in ("qt", "ql") else (1, " K" if name == "theta_li" else "")
-            f.write(f"| {name} | {zr:g} | {scale * v:.4g}{unit} | {scale * vr:.4g} +- {scale * er:.2g}{unit} |\n")
-        f.write("\n| check | result | value |\n|---|---|---|\n")
-        for name, ok, detail in checks:
-            f.write(f"| {name} | {'pass' if ok else 'FAIL'} | {detail} |\n")
+    tables = "\n| mean profile | z [m] | Squall | intercomparison (+- 1 sigma) |\n|---|---|---|---|\n"
+    for name, zr, v, vr, er in reference_rows:
+        scale, unit = (1000, " g/kg") if name in ("qt", "ql") else (1, " K" if name == "theta_li" else "")
+        tables += f"| {name} | {zr:g} | {scale * v:.4g}{unit} | {scale * vr:.4g} +- {scale * er:.2g}{unit} |\n"
+    heading = (f"# BOMEX: {os.path.basename(args.config)}, means over {lo / 3600:g}-{hi / 3600:g} h\n\n" +
+               run_wall_line(run_dir, t[-1]))
+    units = {"lwp": " g m-2", "cloud_base": " m", "cloud_top": " m", "cloud_cover": ""}
+    write_results(out, heading, values, REFERENCE, units, profile_rows, checks, tables)
 
     # Profiles: the window mean against the initial state.
     panels = [("theta_li", "θ_l [K]", 1), ("qt", "q_t [g/kg]", 1000), ("ql", "q_l [g/kg]", 1000),
@@ -238,23 +212,7 @@ def analyse(args, run_dir, out):
 
 
 def main(argv):
-    try:
-        args = parse(argv)
-        ensure_matplotlib()
-    except UsageError as e:
-        print(f"validate_bomex.py: error: {e}", file=sys.stderr)
-        return 2
-    run_dir = args.analyse or os.path.join(args.out, "run")
-    if not args.analyse:
-        status = run_config(args, run_dir, "validate_bomex.py", "bomex")
-        if status != 0:
-            return status
-    try:
-        ok = analyse(args, run_dir, args.out)
-    except (UsageError, OSError, KeyError) as e:
-        print(f"validate_bomex.py: error: {e}", file=sys.stderr)
-        return 2
-    return 0 if ok else 4
+    return les_main(argv, "validate_bomex.py", "bomex", parse, analyse)
 
 
 if __name__ == "__main__":

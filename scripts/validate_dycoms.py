@@ -25,16 +25,15 @@ reached --end-time and every check passed, 4 when a check failed, 3 when the run
 stopped (continue with --resume), 1 when it failed, 2 on bad arguments.
 """
 import argparse
-import csv
 import os
 import sys
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.dirname(HERE)
 sys.path.insert(0, HERE)
-from scaling import UsageError, ensure_matplotlib  # noqa: E402
-from validation_runs import (add_les_arguments, check_les_arguments, read_series, run_config,  # noqa: E402
-                             run_wall_line, save_figure, window_mean)
+from scaling import UsageError  # noqa: E402
+from validation_runs import (add_les_arguments, check_les_arguments, les_main, run_wall_line,  # noqa: E402
+                             save_figure, window_mean, window_profiles, write_results)
 
 DIVERGENCE = 3.75e-6  # D [1/s]: w_s = -D z
 
@@ -76,18 +75,10 @@ def analyse(args, run_dir, out):
     matplotlib.use("Agg")
     import matplotlib.pyplot as plt
     import numpy as np
-    import xarray as xr
 
-    series = read_series(run_dir)
-    ds = xr.open_dataset(os.path.join(run_dir, "profiles.nc"), decode_times=False)
+    series, ds, mean, first, z = window_profiles(args, run_dir)
     t = ds["time"].values
     lo, hi = args.window
-    inside = (t >= lo) & (t <= hi)
-    if not inside.any():
-        raise UsageError(f"no profiles in the window {lo:g}-{hi:g} s (the run reached t = {t[-1]:g} s)")
-    mean = ds.isel(time=inside).mean("time")
-    first = ds.isel(time=0)
-    z = ds["z"].values
     tke = 0.5 * (mean["u_u"] + mean["v_v"] + mean["w_w"])
 
     times = series["time"]
@@ -115,28 +106,10 @@ def analyse(args, run_dir, out):
         checks.append((f"{key} in the intercomparison's range {low:g}-{high:g}", low <= values[key] <= high,
                        f"{values[key]:.3g}"))
 
-    os.makedirs(out, exist_ok=True)
+    heading = (f"# DYCOMS-II RF01: {os.path.basename(args.config)}, means over {lo / 3600:g}-{hi / 3600:g} h\n\n" +
+               run_wall_line(run_dir, t[-1]))
     units = {"lwp": " g m-2", "entrainment": " mm/s", "cloud_cover": ""}
-    with open(os.path.join(out, "results.csv"), "w", newline="") as f:
-        w = csv.writer(f)
-        w.writerow(["quantity", "squall", "reference_low", "reference_high", "source"])
-        for key, v in values.items():
-            low, high, source = REFERENCE[key]
-            w.writerow([key, v, low, high, source])
-        for name, v, where in extra:
-            w.writerow([name, v, "", "", where])
-    with open(os.path.join(out, "results.md"), "w") as f:
-        f.write(f"# DYCOMS-II RF01: {os.path.basename(args.config)}, means over {lo / 3600:g}-{hi / 3600:g} h\n\n")
-        f.write(run_wall_line(run_dir, t[-1]))
-        f.write("| quantity | Squall | observations / intercomparison | source |\n|---|---|---|---|\n")
-        for key, v in values.items():
-            low, high, source = REFERENCE[key]
-            f.write(f"| {key} | {v:.3g}{units[key]} | {low:g}-{high:g}{units[key]} | {source} |\n")
-        for name, v, where in extra:
-            f.write(f"| {name} | {v:.4g} | | {where} |\n")
-        f.write("\n| check | result | value |\n|---|---|---|\n")
-        for name, ok, detail in checks:
-            f.write(f"| {name} | {'pass' if ok else 'FAIL'} | {detail} |\n")
+    write_results(out, heading, values, REFERENCE, units, extra, checks)
 
     # Profiles: the window mean against the initial state.
     panels = [("theta_li", "θ_l [K]", 1), ("qt", "q_t [g/kg]", 1000), ("ql", "q_l [g/kg]", 1000),
@@ -191,23 +164,7 @@ def analyse(args, run_dir, out):
 
 
 def main(argv):
-    try:
-        args = parse(argv)
-        ensure_matplotlib()
-    except UsageError as e:
-        print(f"validate_dycoms.py: error: {e}", file=sys.stderr)
-        return 2
-    run_dir = args.analyse or os.path.join(args.out, "run")
-    if not args.analyse:
-        status = run_config(args, run_dir, "validate_dycoms.py", "dycoms")
-        if status != 0:
-            return status
-    try:
-        ok = analyse(args, run_dir, args.out)
-    except (UsageError, OSError, KeyError) as e:
-        print(f"validate_dycoms.py: error: {e}", file=sys.stderr)
-        return 2
-    return 0 if ok else 4
+    return les_main(argv, "validate_dycoms.py", "dycoms", parse, analyse)
 
 
 if __name__ == "__main__":

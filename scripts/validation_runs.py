@@ -14,7 +14,7 @@ import shlex
 import subprocess
 import sys
 
-from scaling import launcher_command
+from scaling import UsageError, ensure_matplotlib, launcher_command
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.dirname(HERE)
@@ -229,3 +229,69 @@ def run_wall_line(run_dir, t_end):
         return ""
     return (f"Run to t = {t_end:g} s on {summary['ranks']} rank(s) in {wall:.0f} s of wall time "
             f"({t_end / wall:.2f} simulated s per wall s).\n\n")
+
+
+def window_profiles(args, run_dir):
+    """(diagnostics.csv as read_series gives it, profiles.nc, its mean over args.window,
+    its first record, the heights) of run_dir; UsageError when the window holds no record."""
+    import xarray as xr
+
+    series = read_series(run_dir)
+    ds = xr.open_dataset(os.path.join(run_dir, "profiles.nc"), decode_times=False)
+    t = ds["time"].values
+    lo, hi = args.window
+    inside = (t >= lo) & (t <= hi)
+    if not inside.any():
+        raise UsageError(f"no profiles in the window {lo:g}-{hi:g} s (the run reached t = {t[-1]:g} s)")
+    return series, ds, ds.isel(time=inside).mean("time"), ds.isel(time=0), ds["z"].values
+
+
+def les_main(argv, prog, label, parse, analyse):
+    """The main program of an LES-case validation: parse(argv), the run (unless
+    --analyse), then analyse(args, run_dir, out) -> whether every check passed. Returns
+    the exit status of the scripts' texts."""
+    try:
+        args = parse(argv)
+        ensure_matplotlib()
+    except UsageError as e:
+        print(f"{prog}: error: {e}", file=sys.stderr)
+        return 2
+    run_dir = args.analyse or os.path.join(args.out, "run")
+    if not args.analyse:
+        status = run_config(args, run_dir, prog, label)
+        if status != 0:
+            return status
+    try:
+        ok = analyse(args, run_dir, args.out)
+    except (UsageError, OSError, KeyError) as e:
+        print(f"{prog}: error: {e}", file=sys.stderr)
+        return 2
+    return 0 if ok else 4
+
+
+def write_results(out, heading, values, reference, units, rows, checks, tables=""):
+    """out/results.csv and out/results.md: the quantities compared with a reference range
+    (values[key] against reference[key] = (low, high, source), units[key]), further
+    rows (name, value, where), any further markdown tables, and the checks (name, ok,
+    detail)."""
+    os.makedirs(out, exist_ok=True)
+    with open(os.path.join(out, "results.csv"), "w", newline="") as f:
+        w = csv.writer(f)
+        w.writerow(["quantity", "squall", "reference_low", "reference_high", "source"])
+        for key, v in values.items():
+            low, high, source = reference[key]
+            w.writerow([key, v, low, high, source])
+        for name, v, where in rows:
+            w.writerow([name, v, "", "", where])
+    with open(os.path.join(out, "results.md"), "w") as f:
+        f.write(heading)
+        f.write("| quantity | Squall | reference | source |\n|---|---|---|---|\n")
+        for key, v in values.items():
+            low, high, source = reference[key]
+            f.write(f"| {key} | {v:.3g}{units[key]} | {low:g}-{high:g}{units[key]} | {source} |\n")
+        for name, v, where in rows:
+            f.write(f"| {name} | {v:.4g}{f' ({where})' if where else ''} | | |\n")
+        f.write(tables)
+        f.write("\n| check | result | value |\n|---|---|---|\n")
+        for name, ok, detail in checks:
+            f.write(f"| {name} | {'pass' if ok else 'FAIL'} | {detail} |\n")

@@ -13,6 +13,17 @@ fail() { echo "FAIL: $*"; exit 1; }
 run() { "$squall" run "$case" "${common[@]}" "$@"; }
 prun() { local n=$1; shift; $mpiexec -n "$n" "$squall" run "$case" "${common[@]}" "$@"; }
 checksum() { python3 -c "import json,sys; print(json.load(open(sys.argv[1]))['state_checksum'])" "$1"; }
+# restart_2_to_3 ARGS...: 20 steps on 2 ranks with a checkpoint at step 10, restarted from
+# it on 3 ranks; the same state, and the energy and water budgets closed to 1e-13.
+restart_2_to_3() {
+  prun 2 --output full "$@" --set output.checkpoint_steps=10 || fail "full run"
+  mkdir -p r3 && cp full/checkpoint_000010.h5 r3/
+  prun 3 --output r3 "$@" --restart latest || fail "restart on 3 ranks"
+  $check same-checksum full/summary.json r3/summary.json || fail "checksums differ"
+  for key in energy_budget_residual water_budget_residual; do
+    $check bound r3/summary.json conservation.$key 1e-13 || fail "$key after the restart"
+  done
+}
 
 case $test in
 equality)
@@ -89,28 +100,15 @@ dycoms)
   # DYCOMS-II RF01 (CASE: dycoms_rf01_small) with its radiation on a tall mesh: run on 2
   # ranks (1 x 1 x 2) and restarted on 3 (1 x 1 x 3), so the column scans cross other
   # ranks after the restart; the same state, and the budgets still close.
-  dargs=(--set dg.order=2 --set "mesh.elements=[2,2,6]" --set time.max_steps=20 --set output.interval=0
-         --set output.profiles_interval=0 --set output.checkpoint_interval=0)
-  prun 2 --output full "${dargs[@]}" --set output.checkpoint_steps=10 || fail "full run"
-  mkdir -p r3 && cp full/checkpoint_000010.h5 r3/
-  prun 3 --output r3 "${dargs[@]}" --restart latest || fail "restart on 3 ranks"
-  $check same-checksum full/summary.json r3/summary.json || fail "checksums differ"
-  for key in energy_budget_residual water_budget_residual; do
-    $check bound r3/summary.json conservation.$key 1e-13 || fail "$key after the restart"
-  done
+  restart_2_to_3 --set dg.order=2 --set "mesh.elements=[2,2,6]" --set time.max_steps=20 --set output.interval=0 \
+    --set output.profiles_interval=0 --set output.checkpoint_interval=0
   ;;
 bomex)
   # BOMEX (CASE: bomex_small) with its forcing and surface fluxes on a tiny mesh: a
   # restart on another rank count ends in the same state, and the budgets still close.
   bargs=(--set dg.order=2 --set "mesh.elements=[2,2,3]" --set time.max_steps=20 --set output.interval=0
          --set output.profiles_interval=0 --set output.checkpoint_interval=0)
-  prun 2 --output full "${bargs[@]}" --set output.checkpoint_steps=10 || fail "full run"
-  mkdir -p r3 && cp full/checkpoint_000010.h5 r3/
-  prun 3 --output r3 "${bargs[@]}" --restart latest || fail "restart on 3 ranks"
-  $check same-checksum full/summary.json r3/summary.json || fail "checksums differ"
-  for key in energy_budget_residual water_budget_residual; do
-    $check bound r3/summary.json conservation.$key 1e-13 || fail "$key after the restart"
-  done
+  restart_2_to_3 "${bargs[@]}"
   # profiles_mean.nc: the time mean of profiles.nc over a window, and the same after a
   # restart from an earlier checkpoint in place (which drops the later records and writes them again).
   margs=("${bargs[@]}" --set output.profiles_interval=4 --set "output.profiles_mean_window=[8.0,40.0]")
