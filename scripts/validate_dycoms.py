@@ -12,8 +12,9 @@ Runs the configuration to --end-time (4 h) with a checkpoint every --checkpoint-
     with the entrainment rate w_e = dz_i/dt + D z_i (D = 3.75e-6 1/s) over the window
     (timeseries.png);
   - the hour 3-4 (--window) mean profiles of theta_l, q_t, q_l, cloud fraction, w'w',
-    w'w'w', the resolved TKE, w'theta_l' and w'q_t' (with their subgrid parts) against
-    the initial ones (profiles.png), and the vertically integrated TKE;
+    w'w'w', the resolved TKE, w'theta_l' and w'q_t' (with their subgrid parts), u, v and
+    the radiation's net flux against the initial ones (profiles.png), and the
+    vertically integrated TKE;
   - a table of the window means against the observations and the intercomparison's
     ensemble with the figure or table they come from (results.md, results.csv), and the
     checks the case must pass (a cloud deck: cloud cover > 0.9 over the window; LWP and
@@ -115,8 +116,9 @@ def analyse(args, run_dir, out):
     panels = [("theta_li", "θ_l [K]", 1), ("qt", "q_t [g/kg]", 1000), ("ql", "q_l [g/kg]", 1000),
               ("cloud_fraction", "cloud fraction", 1), ("w_w", "w′w′ [m²/s²]", 1), ("w_w_w", "w′w′w′ [m³/s³]", 1),
               ("tke", "resolved TKE [m²/s²]", 1), ("w_theta_li", "w′θ_l′ [K m/s]", 1),
-              ("w_qt", "w′q_t′ [g/kg m/s]", 1000)]
-    fig, axes = plt.subplots(3, 3, figsize=(11, 11), sharey=True)
+              ("w_qt", "w′q_t′ [g/kg m/s]", 1000), ("u", "u [m/s]", 1), ("v", "v [m/s]", 1),
+              ("F_rad", "net longwave flux F [W m⁻²]", 1)]
+    fig, axes = plt.subplots(3, 4, figsize=(14, 11), sharey=True)
     for ax, (name, label, scale) in zip(axes.flat, panels):
         now = tke if name == "tke" else mean[name]
         start = 0.5 * (first["u_u"] + first["v_v"] + first["w_w"]) if name == "tke" else first[name]

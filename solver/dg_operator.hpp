@@ -167,7 +167,16 @@ class DgOperator {
   /// writing profiles does not change the run, and the phase timers do not count it.
   /// Needs viscous terms.
   void subgrid_fluxes(Real t, const FlatView& q, const FlatView& scratch, const DeviceView<Real***>& out);
+  /// dq = rhs(t, q) into `scratch` as a diagnostic: what the time loop reads of the
+  /// operator (max_diffusivity, evaluated, the ledger's rates) stays as it was, and the
+  /// phase timers do not count it. Afterwards the operator's node values (e.g.
+  /// radiative_flux()) are those of q. Collective.
+  void evaluate_for_diagnostics(Real t, const FlatView& q, const FlatView& scratch);
   bool viscous() const { return viscous_; }
+  bool radiation() const { return radiation_; }
+  /// The radiation's net upward flux F [W m-2] at every node (element, node) in the last
+  /// evaluation; empty without radiation.
+  const DeviceView<Real**>& radiative_flux() const { return radiation_flux_; }
   /// Whether operator() has run since construction.
   bool evaluated() const { return evaluated_; }
 
@@ -249,6 +258,7 @@ class DgOperator {
   std::unique_ptr<ColumnOperations<N>> columns_;  ///< radiation: the liquid water paths
   DeviceView<Real**> water_density_;  ///< radiation: rho q_l per node (element, node)
   DeviceView<Real**> lwp_below_, lwp_above_;  ///< radiation: int rho q_l dz below and above each node
+  DeviceView<Real**> radiation_flux_;          ///< radiation: F at each node in the last evaluation
   DeviceView<Real**> inversion_mask_, inversion_;  ///< radiation with a diagnosed z_i: z where q_t >= the threshold, z_i
   DeviceView<Real*> node_weights_;     ///< quadrature weight times Jacobian per volume node (case sources)
   DeviceView<int*> conserved_;         ///< Eq::conserved(c) (case sources)

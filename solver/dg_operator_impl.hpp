@@ -225,6 +225,7 @@ DgOperator<N, Eq>::DgOperator(const mesh::LocalMesh& mesh, const Basis<N>& basis
     water_density_ = DeviceView<Real**>("dg::radiation_water", elements_, L::nodes);
     lwp_below_ = DeviceView<Real**>("dg::radiation_lwp_below", elements_, L::nodes);
     lwp_above_ = DeviceView<Real**>("dg::radiation_lwp_above", elements_, L::nodes);
+    radiation_flux_ = DeviceView<Real**>("dg::radiation_flux", elements_, L::nodes);
     if (radiation_scheme_.inversion_qt > 0) {
       inversion_mask_ = DeviceView<Real**>("dg::radiation_inversion_mask", elements_, L::nodes);
       inversion_ = DeviceView<Real**>("dg::radiation_inversion", elements_, L::nodes);
@@ -734,7 +735,7 @@ void DgOperator<N, Eq>::radiation_sources(const StateView& q, const StateView& d
     });
     columns_->integrals(water_density_, lwp_below_, lwp_above_);
     if (diagnose) columns_->column_max(inversion_mask_, inversion_);
-    const auto below = lwp_below_, above = lwp_above_, zi = inversion_;
+    const auto below = lwp_below_, above = lwp_above_, zi = inversion_, net = radiation_flux_;
     const physics::DycomsRadiation r = radiation_scheme_;
     const Basis<N> basis = basis_;
     const Real dz = two_over_h_[2];
@@ -748,6 +749,7 @@ void DgOperator<N, Eq>::radiation_sources(const StateView& q, const StateView& d
       for (int n = 0; n < L::nodes; ++n) {
         const Real z_i = diagnose && zi(e, n) > ColumnOperations<N>::lowest ? zi(e, n) : r.inversion_height;
         flux[n] = r.net_flux(x(e, 2, n) - bottom, above(e, n), below(e, n), z_i);
+        net(e, n) = flux[n];
       }
       Real sum = 0;
       for (int n = 0; n < L::nodes; ++n) {

@@ -323,14 +323,22 @@ template <int N, class Eq>
 void DgOperator<N, Eq>::subgrid_fluxes(Real t, const FlatView& q_flat, const FlatView& scratch,
                                        const DeviceView<Real***>& out) {
   if (!viscous_) throw RunError("subgrid fluxes need the viscous terms (physics.viscosity > 0 or a closure)");
+  evaluate_for_diagnostics(t, q_flat, scratch);  // the gradient variables and face terms of q
+  const bool was_paused = timers_.pause(true);
+  const StateView q = state_view(q_flat);
+  with_closure([&](const auto& closure) { subgrid_flux_nodes(q, closure, out); });
+  Kokkos::fence();
+  timers_.pause(was_paused);
+}
+
+template <int N, class Eq>
+void DgOperator<N, Eq>::evaluate_for_diagnostics(Real t, const FlatView& q_flat, const FlatView& scratch) {
   const Real kept_diffusivity = max_diffusivity_;
   const bool kept_evaluated = evaluated_;
   double kept_rates[Eq::nconserved];
   for (int c = 0; c < Eq::nconserved; ++c) kept_rates[c] = ledger_rates_[c];
   const bool was_paused = timers_.pause(true);  // not a step: out of the phase times
-  (*this)(t, q_flat, scratch);                  // the gradient variables and face terms of q
-  const StateView q = state_view(q_flat);
-  with_closure([&](const auto& closure) { subgrid_flux_nodes(q, closure, out); });
+  (*this)(t, q_flat, scratch);
   Kokkos::fence();
   timers_.pause(was_paused);
   max_diffusivity_ = kept_diffusivity;

@@ -74,7 +74,7 @@ void start_profiles(const std::string& path, bool restarted, MPI_Comm comm) {
 
 void write_profiles(const std::string& path, const physics::VariableInfo& info, const GridValues& g, double time,
                     MPI_Comm comm, const std::string& case_name, const std::string& time_units,
-                    const SubgridProfiles* subgrid) {
+                    const SubgridProfiles* subgrid, const std::vector<NodeProfile>& further) {
   // The dry fields, then every further derived field (the tracers' mixing ratios; moist
   // air's water and its potential temperatures), from f_tracer on.
   const int tracers = static_cast<int>(info.derived.size()) - F::f_tracer;
@@ -163,6 +163,14 @@ void write_profiles(const std::string& path, const physics::VariableInfo& info, 
       variables.push_back({"w_" + name + "_sgs", "subgrid vertical flux w'" + name + "'", "",
                            flux_units(subgrid->scalar_units[t]), modelled[S::w_scalar + t]});
     }
+  }
+  if (!further.empty()) {
+    const int count = static_cast<int>(further.size());
+    const auto m = level_means(g, count, comm, [&](size_t at, size_t, double* out) {
+      for (int c = 0; c < count; ++c) out[c] = further[c].field[at];
+    });
+    for (int c = 0; c < count; ++c)
+      variables.push_back({further[c].name, further[c].long_name, "", further[c].units, m[c]});
   }
   // Rank 0 appends the record; every rank learns whether it could (a full disk), so none
   // goes on alone into the next collective call.

@@ -26,11 +26,19 @@ struct SubgridProfiles {
   std::vector<std::vector<double>> field;   ///< one per quantity, indexed as GridValues::field
 };
 
+/// Further quantities of the operator's, on the grid of GridValues, whose horizontal
+/// means go into profiles.nc (the radiative flux).
+struct NodeProfile {
+  std::string name, long_name, units;
+  std::vector<double> field;  ///< indexed as GridValues::field
+};
+
 /// Computes the profiles (collective) and appends them to `path` (rank 0). With
-/// `subgrid`, also the horizontal means of the modelled fluxes next to the resolved ones.
+/// `subgrid`, also the horizontal means of the modelled fluxes next to the resolved ones,
+/// and those of `further`.
 void write_profiles(const std::string& path, const physics::VariableInfo& info, const GridValues& g, double time,
                     MPI_Comm comm, const std::string& case_name, const std::string& time_units,
-                    const SubgridProfiles* subgrid = nullptr);
+                    const SubgridProfiles* subgrid = nullptr, const std::vector<NodeProfile>& further = {});
 
 /// output.profiles_mean_window: rank 0 writes output_dir/profiles_mean.nc, the time means
 /// of profiles.nc over the window (io::write_profile_means), and says so; every rank

@@ -247,18 +247,33 @@ void run_equations(const RunContext& ctx, std::unique_ptr<Case> the_case) {
       subgrid.scalar_units.push_back(info.derived[Eq::f_tracer + k].units);
     }
   }
+  // With radiation, also the horizontal mean of its net flux, from the same evaluation.
   const auto profiles_now = [&](const GridValues& grid) {
-    if (!rhs.viscous())
+    if (!rhs.viscous() && !rhs.radiation())
       return write_profiles(ctx.output_dir + "/profiles.nc", info, grid, run.t, comm, case_name, time_units);
-    if (subgrid_nodes.extent(0) == 0) {
-      subgrid_scratch = FlatView("dg::subgrid_scratch", q_flat.extent(0));
-      subgrid_nodes = DeviceView<Real***>("dg::subgrid_fluxes", elements, dg::SubgridFlux::count<Eq>, L::nodes);
-      subgrid_host = HostView<Real***>("dg::subgrid_fluxes_host", elements, dg::SubgridFlux::count<Eq>, L::nodes);
+    if (subgrid_scratch.extent(0) == 0) subgrid_scratch = FlatView("dg::subgrid_scratch", q_flat.extent(0));
+    if (rhs.viscous()) {
+      if (subgrid_nodes.extent(0) == 0) {
+        subgrid_nodes = DeviceView<Real***>("dg::subgrid_fluxes", elements, dg::SubgridFlux::count<Eq>, L::nodes);
+        subgrid_host = HostView<Real***>("dg::subgrid_fluxes_host", elements, dg::SubgridFlux::count<Eq>, L::nodes);
+      }
+      rhs.subgrid_fluxes(run.t, q_flat, subgrid_scratch, subgrid_nodes);
+      Kokkos::deep_copy(subgrid_host, subgrid_nodes);
+      subgrid.field = grid_node_values(subgrid_host, lgl_nodes, mesh);
+    } else {
+      rhs.evaluate_for_diagnostics(run.t, q_flat, subgrid_scratch);
     }
-    rhs.subgrid_fluxes(run.t, q_flat, subgrid_scratch, subgrid_nodes);
-    Kokkos::deep_copy(subgrid_host, subgrid_nodes);
-    subgrid.field = grid_node_values(subgrid_host, lgl_nodes, mesh);
-    write_profiles(ctx.output_dir + "/profiles.nc", info, grid, run.t, comm, case_name, time_units, &subgrid);
+    std::vector<NodeProfile> further;
+    if (rhs.radiation()) {
+      const HostView<Real***> flux("dg::radiative_flux_host", elements, 1, L::nodes);
+      const auto nodes = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), rhs.radiative_flux());
+      for (int e = 0; e < elements; ++e)
+        for (int n = 0; n < L::nodes; ++n) flux(e, 0, n) = nodes(e, n);
+      further.push_back({"F_rad", "net upward longwave flux of the radiation scheme", "W m-2",
+                         grid_node_values(flux, lgl_nodes, mesh)[0]});
+    }
+    write_profiles(ctx.output_dir + "/profiles.nc", info, grid, run.t, comm, case_name, time_units,
+                   rhs.viscous() ? &subgrid : nullptr, further);
   };
   // Set when the time loop has ended: the records written then (between output times,
   // after max_steps or a signal) are not the schedule's, and run.records_time stays put.
