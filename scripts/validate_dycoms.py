@@ -119,6 +119,7 @@ def analyse(args, run_dir, out):
               ("w_qt", "w′q_t′ [g/kg m/s]", 1000), ("u", "u [m/s]", 1), ("v", "v [m/s]", 1),
               ("F_rad", "net longwave flux F [W m⁻²]", 1)]
     fig, axes = plt.subplots(3, 4, figsize=(14, 11), sharey=True)
+    panels = [p for p in panels if p[0] == "tke" or p[0] in mean]  # F_rad: runs since it was added
     for ax, (name, label, scale) in zip(axes.flat, panels):
         now = tke if name == "tke" else mean[name]
         start = 0.5 * (first["u_u"] + first["v_v"] + first["w_w"]) if name == "tke" else first[name]
