@@ -26,6 +26,7 @@ MoistSounding dycoms_sounding() {
   s.surface_pressure = 101780;
   s.perturbation_top = 200;
   s.inversion_qt = 8e-3;
+  s.jumps = {inversion};
   return s;
 }
 

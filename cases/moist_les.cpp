@@ -7,6 +7,7 @@
 
 #include "cases/sounding.hpp"
 #include "core/error.hpp"
+#include "core/math.hpp"
 #include "core/reproducible_sum.hpp"
 #include "physics/moist_air.hpp"
 
@@ -85,12 +86,19 @@ void MoistLes::initialize(const dg::CoordView& x, const dg::StateView& q, const 
   auto xh = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), x);
   auto qh = Kokkos::create_mirror_view(q);
   auto ah = Kokkos::create_mirror_view(aux);
+  int n1 = 1;  // nodes per direction
+  while (static_cast<size_t>(n1 * n1 * n1) < q.extent(2)) ++n1;
   for (size_t e = 0; e < q.extent(0); ++e)
     for (size_t n = 0; n < q.extent(2); ++n) {
       const Real position[3] = {xh(e, 0, n), xh(e, 1, n), xh(e, 2, n)};
       const Real z = position[2] - bottom_, phi = gravity() * position[2], p = sounding.pressure(z);
-      const Real u = m.u(z), v = m.v(z);
-      Real theta_l = m.theta_l(z), q_t = m.q_t(z);
+      // The profiles' height: at a jump on an element face, just inside this element.
+      Real zp = z;
+      const int k = static_cast<int>(n) / (n1 * n1);
+      for (const Real jump : m.jumps)
+        if (math::abs(z - jump) <= 1e-9 * height_ && (k == 0 || k == n1 - 1)) zp = jump + (k == 0 ? 1e-6 : -1e-6);
+      const Real u = m.u(zp), v = m.v(zp);
+      Real theta_l = m.theta_l(zp), q_t = m.q_t(zp);
       const auto state = [&](Real th, Real qt) {
         const Real T = temperature(th, qt, p);
         return eq.conservative(density(T, qt, p), u, v, 0, T, phi, qt);

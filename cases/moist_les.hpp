@@ -31,6 +31,12 @@ struct MoistSounding {
   Real surface_pressure;              ///< [Pa]
   Real perturbation_top;              ///< perturbations below this height [m]
   Real inversion_qt = 0;              ///< > 0: the z_i diagnostic's q_t threshold [kg/kg]
+  /// Heights where the profiles jump (DYCOMS's inversion). A node at such a height on an
+  /// element face takes the limit from inside its own element (from below for the
+  /// element under the face, from above for the one over it), so a mesh with a face
+  /// there holds the jump between elements, where DG can represent it, instead of
+  /// inside one.
+  std::vector<Real> jumps;
 };
 
 /// case.<name> of config c, checked to lie in [lo, hi] (InputError naming the key).
