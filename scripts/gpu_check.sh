@@ -16,8 +16,9 @@
 # Everything lands in OUT (default ./gpu_check): ctest logs, bench.csv files,
 # results.md with the verdicts. Exit status 0 only when every check passed.
 #
-# Last, BOMEX at the intercomparison's resolution for SQUALL_GPU_BOMEX_SECONDS (default
-# 300) of wall time: its time to solution.
+# Last, BOMEX and DYCOMS-II RF01 at the intercomparisons' resolution for
+# SQUALL_GPU_BOMEX_SECONDS (default 300) and SQUALL_GPU_DYCOMS_SECONDS (default 120) of
+# wall time: their time to solution.
 # Environment: SQUALL_GPU_JOBS (build jobs, default nproc), SQUALL_GPU_SKIP_VENDOR=1 to
 # build and time the strict configuration only (about half the time), CMAKE_ARGS (extra
 # configure arguments, e.g. -DCMAKE_CUDA_ARCHITECTURES=90).
@@ -100,26 +101,34 @@ for size in "--elements 16,16,16" "--dof 1e7"; do
   done
 done
 
-# BOMEX at the intercomparison's resolution (cases/bomex.toml) for a fixed wall time,
-# stopped by SIGTERM (the run stops at the next step and writes its checkpoint and
-# summary): its time to solution, in simulated hours per wall-clock hour.
-bomex_seconds=${SQUALL_GPU_BOMEX_SECONDS:-300}
-log ""
-log "## BOMEX (cases/bomex.toml, 16 x 16 x 19 elements, N = 4) for $bomex_seconds s of wall time"
-timeout -s TERM "$bomex_seconds" "$out/build-strict/squall" run "$here/cases/bomex.toml" --output "$out/bomex" \
-  --quiet >"$out/bomex.log" 2>&1
-if python3 - "$out/bomex/summary.json" >>"$results" <<'PY'; then
+# The moist cases at the intercomparisons' resolution for a fixed wall time each, stopped
+# by SIGTERM (the run stops at the next step and writes its checkpoint and summary): time
+# to solution, in simulated hours per wall-clock hour.
+# time_case NAME TITLE SECONDS HOURS: cases/NAME.toml for SECONDS of wall time; HOURS is
+# the case's simulated length.
+time_case() {
+  local name=$1 title=$2 seconds=$3 hours=$4
+  log ""
+  log "## $title for $seconds s of wall time"
+  timeout -s TERM "$seconds" "$out/build-strict/squall" run "$here/cases/$name.toml" --output "$out/$name" \
+    --quiet >"$out/$name.log" 2>&1
+  if python3 - "$out/$name/summary.json" "$hours" >>"$results" <<'PY'; then
 import json, sys
 s = json.load(open(sys.argv[1]))
+hours = float(sys.argv[2])
 rate = s["final_time"] / s["wall_seconds"]
 print(f"- t = {s['final_time']:.0f} s in {s['wall_seconds']:.0f} s of loop wall time: {rate:.2f} simulated h per "
-      f"wall h (6 h in {6 / rate:.1f} h), PID {s['pid_seconds']:.3g} s, LWP {s['case_diagnostics']['lwp']:.4g} kg m-2")
+      f"wall h ({hours:g} h in {hours / rate:.1f} h), PID {s['pid_seconds']:.3g} s, LWP {s['case_diagnostics']['lwp']:.4g} kg m-2")
 PY
-  tail -1 "$results"
-else
-  log "- BOMEX: no summary (see $out/bomex.log)"
-  status=1
-fi
+    tail -1 "$results"
+  else
+    log "- $name: no summary (see $out/$name.log)"
+    status=1
+  fi
+}
+time_case bomex "BOMEX (cases/bomex.toml, 16 x 16 x 19 elements, N = 4)" "${SQUALL_GPU_BOMEX_SECONDS:-300}" 6
+time_case dycoms_rf01 "DYCOMS-II RF01 (cases/dycoms_rf01.toml, 24 x 24 x 19 elements, N = 4)" \
+  "${SQUALL_GPU_DYCOMS_SECONDS:-120}" 4
 
 log ""
 log "Overall: $([ $status -eq 0 ] && echo 'every check passed' || echo 'FAILED')"
