@@ -23,15 +23,12 @@ there). Exit status: 0 when the run reached --end-time and every check passed, 4
 check failed, 3 when the run was stopped (continue with --resume), 1 when it failed,
 2 on bad arguments.
 """
-import argparse
 import os
 import sys
 
 HERE = os.path.dirname(os.path.abspath(__file__))
-ROOT = os.path.dirname(HERE)
 sys.path.insert(0, HERE)
-from scaling import UsageError  # noqa: E402
-from validation_runs import (add_les_arguments, check_les_arguments, les_main, run_wall_line,  # noqa: E402
+from validation_runs import (les_main, parse_les_arguments, run_wall_line,  # noqa: E402
                              save_figure, window_mean, window_profiles, write_results)
 
 CLOUD = 1e-5  # q_l of a cloudy point [kg/kg]
@@ -64,13 +61,7 @@ REFERENCE_PROFILES = {
 
 
 def parse(argv):
-    p = argparse.ArgumentParser(description=__doc__.split("\n\n")[0], epilog=__doc__,
-                                formatter_class=argparse.RawDescriptionHelpFormatter)
-    add_les_arguments(p, os.path.join(ROOT, "cases", "bomex_small.toml"), "validation/bomex_small", 21600.0,
-                      "10800,21600", 3600.0)
-    args = p.parse_args(argv)
-    check_les_arguments(args, UsageError)
-    return args
+    return parse_les_arguments(argv, __doc__, "bomex_small.toml", "validation/bomex_small", 21600.0, "10800,21600", 3600.0)
 
 
 def analyse(args, run_dir, out):
@@ -206,8 +197,6 @@ def analyse(args, run_dir, out):
         fig.savefig(os.path.join(out, "clouds.png"), dpi=110)
         plt.close(fig)
 
-    with open(os.path.join(out, "results.md")) as f:
-        print(f.read())
     return all(ok for _, ok, _ in checks)
 
 

@@ -25,15 +25,12 @@ With --launcher sbatch the run is a batch job (scripts/slurm/scaling_point.sbatc
 reached --end-time and every check passed, 4 when a check failed, 3 when the run was
 stopped (continue with --resume), 1 when it failed, 2 on bad arguments.
 """
-import argparse
 import os
 import sys
 
 HERE = os.path.dirname(os.path.abspath(__file__))
-ROOT = os.path.dirname(HERE)
 sys.path.insert(0, HERE)
-from scaling import UsageError  # noqa: E402
-from validation_runs import (add_les_arguments, check_les_arguments, les_main, run_wall_line,  # noqa: E402
+from validation_runs import (les_main, parse_les_arguments, run_wall_line,  # noqa: E402
                              save_figure, window_mean, window_profiles, write_results)
 
 DIVERGENCE = 3.75e-6  # D [1/s]: w_s = -D z
@@ -65,13 +62,7 @@ CHECKED = ("lwp", "entrainment")
 
 
 def parse(argv):
-    p = argparse.ArgumentParser(description=__doc__.split("\n\n")[0], epilog=__doc__,
-                                formatter_class=argparse.RawDescriptionHelpFormatter)
-    add_les_arguments(p, os.path.join(ROOT, "cases", "dycoms_rf01_small.toml"), "validation/dycoms_small", 14400.0,
-                      "10800,14400", 1800.0)
-    args = p.parse_args(argv)
-    check_les_arguments(args, UsageError)
-    return args
+    return parse_les_arguments(argv, __doc__, "dycoms_rf01_small.toml", "validation/dycoms_small", 14400.0, "10800,14400", 1800.0)
 
 
 def entrainment_rate(times, z_i, window):
@@ -179,8 +170,6 @@ def analyse(args, run_dir, out):
     save_figure(plt, fig, axes, f"DYCOMS-II RF01 ({os.path.basename(args.config)}): time series",
                 os.path.join(out, "timeseries.png"))
 
-    with open(os.path.join(out, "results.md")) as f:
-        print(f.read())
     return all(ok for _, ok, _ in checks)
 
 

@@ -120,9 +120,15 @@ def resume_state(run_dir, end_time):
     return "continued"
 
 
-def add_les_arguments(p, config, out, end_time, window, checkpoint_interval):
-    """The arguments of the LES-case validations (validate_bomex.py, validate_dycoms.py)."""
-    p.add_argument("--config", default=config)
+def parse_les_arguments(argv, doc, config, out, end_time, window, checkpoint_interval):
+    """The arguments of the LES-case validations (validate_bomex.py, validate_dycoms.py),
+    with the script's text `doc` and its defaults; --window as (start, end). Raises
+    UsageError."""
+    import argparse
+
+    p = argparse.ArgumentParser(description=doc.split("\n\n")[0], epilog=doc,
+                                formatter_class=argparse.RawDescriptionHelpFormatter)
+    p.add_argument("--config", default=os.path.join(ROOT, "cases", config))
     p.add_argument("--out", default=out)
     p.add_argument("--analyse", metavar="RUN_DIR", help="analyse this run directory; run nothing")
     p.add_argument("--ranks", type=int, default=1)
@@ -138,19 +144,17 @@ def add_les_arguments(p, config, out, end_time, window, checkpoint_interval):
     p.add_argument("--checkpoint-interval", type=float, default=checkpoint_interval)
     p.add_argument("--resume", action="store_true", help="continue the run from its newest checkpoint")
     p.add_argument("--set", action="append", default=[], metavar="KEY=VALUE", help="further config settings")
-
-
-def check_les_arguments(args, usage_error):
-    """Checks --launcher and turns --window into (start, end); raises usage_error."""
+    args = p.parse_args(argv)
     if args.launcher not in ("mpirun", "srun", "sbatch"):
-        raise usage_error(f"--launcher {args.launcher}: expected mpirun, srun or sbatch")
+        raise UsageError(f"--launcher {args.launcher}: expected mpirun, srun or sbatch")
     try:
         lo, hi = (float(v) for v in args.window.split(","))
     except ValueError:
-        raise usage_error(f"--window {args.window}: expected two times in s, e.g. 10800,21600")
+        raise UsageError(f"--window {args.window}: expected two times in s, e.g. 10800,21600")
     if not lo < hi:
-        raise usage_error(f"--window {args.window}: the start must be before the end")
+        raise UsageError(f"--window {args.window}: the start must be before the end")
     args.window = (lo, hi)
+    return args
 
 
 def run_config(args, run_dir, prog, label):
@@ -248,8 +252,8 @@ def window_profiles(args, run_dir):
 
 def les_main(argv, prog, label, parse, analyse):
     """The main program of an LES-case validation: parse(argv), the run (unless
-    --analyse), then analyse(args, run_dir, out) -> whether every check passed. Returns
-    the exit status of the scripts' texts."""
+    --analyse), then analyse(args, run_dir, out) -> whether every check passed, which
+    writes out/results.md, printed here. Returns the exit status of the scripts' texts."""
     try:
         args = parse(argv)
         ensure_matplotlib()
@@ -263,6 +267,8 @@ def les_main(argv, prog, label, parse, analyse):
             return status
     try:
         ok = analyse(args, run_dir, args.out)
+        with open(os.path.join(args.out, "results.md")) as f:
+            print(f.read())
     except (UsageError, OSError, KeyError) as e:
         print(f"{prog}: error: {e}", file=sys.stderr)
         return 2
