@@ -151,9 +151,9 @@ MoistLes::CloudStatistics MoistLes::statistics(const HostSolution& s, MPI_Comm c
   std::vector<double> inversion(sounding_.inversion_qt > 0 ? ncolumns : 0, lowest);
   ExactSum water_path;
   double base = std::numeric_limits<double>::infinity(), top = -base, max_ql = 0, max_w = -base;
-  const double jacobian = s.element_size[0] * s.element_size[1] * s.element_size[2] / 8;
   for (size_t e = 0; e < s.q.extent(0); ++e) {
     const int g = s.global_elements[e], ex = g % nx, ey = (g / nx) % ny;
+    const double jacobian = s.jacobian(e);
     for (size_t n = 0; n < s.q.extent(2); ++n) {
       const int i = static_cast<int>(n) % n1, j = (static_cast<int>(n) / n1) % n1, k = static_cast<int>(n) / (n1 * n1);
       Moist::Cons c;

@@ -48,10 +48,10 @@ class TaylorGreenCase : public Case {
   std::vector<double> time_series(const HostSolution& s, MPI_Comm comm) const override {
     const int n1 = static_cast<int>(s.lgl_weights.size());
     const int nodes = n1 * n1 * n1;
-    const double jacobian = s.element_size[0] * s.element_size[1] * s.element_size[2] / 8;
     std::vector<ExactSum> sums(2);
     std::vector<double> u(3 * nodes);
     for (size_t e = 0; e < s.q.extent(0); ++e) {
+      const double jacobian = s.jacobian(e);
       for (int n = 0; n < nodes; ++n)
         for (int d = 0; d < 3; ++d) u[d * nodes + n] = s.q(e, dg::Equations::i_rhou + d, n) / s.q(e, dg::Equations::i_rho, n);
       for (int n = 0; n < nodes; ++n) {
@@ -64,7 +64,7 @@ class TaylorGreenCase : public Case {
           for (int c = 0; c < 3; ++c) {
             double sum = 0;
             for (int m = 0; m < n1; ++m) sum += s.lgl_derivative[idx[d] * n1 + m] * u[c * nodes + base + m * stride];
-            du[c][d] = 2 / s.element_size[d] * sum;
+            du[c][d] = 2 / s.size(e, d) * sum;
           }
         }
         const double wx = du[2][1] - du[1][2], wy = du[0][2] - du[2][0], wz = du[1][0] - du[0][1];

@@ -72,7 +72,6 @@ class TracerBubble : public RisingBubble {
     std::vector<CaseDiagnostic> out = RisingBubble::diagnostics(s, comm);
     const int tracers = static_cast<int>(s.q.extent(1)) - dg::Equations::nvar;
     const int n1 = static_cast<int>(s.lgl_weights.size());
-    const double jacobian = s.element_size[0] * s.element_size[1] * s.element_size[2] / 8;
     for (int k = 0; k < tracers; ++k) {
       const int v = dg::Equations::i_tracer + k;
       double low = 1e300, high = -1e300;
@@ -82,7 +81,7 @@ class TracerBubble : public RisingBubble {
           const double c = s.q(e, v, n) / s.q(e, dg::Equations::i_rho, n);
           low = std::min(low, c), high = std::max(high, c);
           const int i = static_cast<int>(n) % n1, j = (static_cast<int>(n) / n1) % n1, l = static_cast<int>(n) / (n1 * n1);
-          const double w = s.lgl_weights[i] * s.lgl_weights[j] * s.lgl_weights[l] * jacobian;
+          const double w = s.lgl_weights[i] * s.lgl_weights[j] * s.lgl_weights[l] * s.jacobian(e);
           sums[0].add(w * s.q(e, v, n));
           sums[1].add(w * s.q(e, v, n) * (s.x(e, 2, n) - bubble_.z_ground));
         }

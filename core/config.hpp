@@ -21,6 +21,9 @@ struct MeshConfig {
   std::array<int, 3> elements{};
   std::array<std::array<double, 2>, 3> domain{};
   std::array<bool, 3> periodic{};
+  /// Heights of the element faces along z, bottom to top (nz + 1 values, the first and
+  /// last the domain's); empty: equal element heights.
+  std::vector<double> z_faces;
 };
 
 struct DgConfig {

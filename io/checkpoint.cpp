@@ -158,6 +158,9 @@ std::vector<NumericAttribute> numeric_attributes(CheckpointMeta& m) {
   list.push_back(attribute("elements", integer, m.elements.data(), 3));
   list.push_back(attribute("domain", real, m.domain.data(), 6));
   list.push_back(attribute("periodic", integer, m.periodic.data(), 3));
+  // Only meshes with element layers of different heights have it (read_checkpoint_meta
+  // sizes m.z_faces from the file before it reads this table).
+  if (!m.z_faces.empty()) list.push_back(attribute("z_faces", real, m.z_faces.data(), m.z_faces.size()));
   for (auto& [name, value] : m.ledger) list.push_back(attribute(name.c_str(), real, &value));
   list.push_back(attribute("max_diffusivity", real, &m.max_diffusivity));
   list.push_back(attribute("records_time", real, &m.records_time, 1, true));
@@ -276,6 +279,13 @@ CheckpointMeta read_checkpoint_meta(const std::string& path, MPI_Comm comm,
   const hid_t f = file.get();
   for (const auto& [name, value] : string_attributes(m)) *value = get_string(check, f, name);
   check_text(m);
+  if (H5Aexists(f, "z_faces") > 0) {
+    Handle attribute(check(H5Aopen(f, "z_faces", H5P_DEFAULT), "z_faces"), H5Aclose);
+    Handle space(check(H5Aget_space(attribute.get()), "z_faces"), H5Sclose);
+    const hssize_t count = H5Sget_simple_extent_npoints(space.get());
+    if (count < 2 || count > (hssize_t(1) << 28)) throw InputError("'" + path + "': attribute 'z_faces' has the wrong size");
+    m.z_faces.resize(static_cast<std::size_t>(count));
+  }
   for (const auto& a : numeric_attributes(m)) {
     if (a.optional && H5Aexists(f, a.name) <= 0) continue;
     // the stored size must be the expected one: a damaged or foreign file is refused

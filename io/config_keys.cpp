@@ -66,6 +66,12 @@ std::vector<KeySpec> catalogue() {
      "domain extent [[x0, x1], [y0, y1], [z0, z1]] in metres"},
     {"mesh", "periodic", "[true, true, false]", "three booleans",
      "periodic [x, y, z]; a direction that is not periodic has a wall at each end"},
+    {"mesh", "element_heights", "[]",
+     "an empty list, or mesh.elements[2] heights (m) > 0, bottom to top, that add up to the z span of mesh.domain",
+     "heights of the element layers along z, bottom to top; empty: equal heights (or mesh.height_ratio)"},
+    {"mesh", "height_ratio", "1.0", "a number in [0.5, 2]",
+     "each element layer this many times as high as the one below it, the layers filling the z span "
+     "(1: equal heights); not with mesh.element_heights"},
     {"dg", "order", "4", "an integer in 1..8",
      "polynomial order N of the Lagrange basis on (N+1)^3 LGL nodes per element"},
     {"dg", "volume_flux", "\"kennedy_gruber\"", "one of \"standard\", \"kennedy_gruber\"",

@@ -390,6 +390,55 @@ ForcingConfig::Profile profile(Values& values, const char* name) {
   return out;
 }
 
+/// mesh.element_heights or mesh.height_ratio: the heights of the element faces along z
+/// (empty: equal heights). Listed heights must add up to the z span to 1e-6 of it; the
+/// faces are their partial sums from the bottom, the top face exactly the domain's top.
+void read_z_faces(Values& values, Config& c) {
+  const KeySpec& hk = spec("mesh", "element_heights");
+  const Located hv = values.at(hk);
+  const toml::array* a = hv.node->as_array();
+  if (!a) fail(hv, full_name(hk), hk.expected);
+  const double ratio = number(values, "mesh", "height_ratio", [](double x) { return x >= 0.5 && x <= 2; });
+  const int nz = c.mesh.elements[2];
+  const double lo = c.mesh.domain[2][0], hi = c.mesh.domain[2][1], span = hi - lo;
+  std::vector<double> heights;
+  if (!a->empty()) {
+    if (ratio != 1) {
+      const KeySpec& rk = spec("mesh", "height_ratio");
+      fail(values.at(rk), full_name(rk), "1 (the default) when mesh.element_heights lists the heights");
+    }
+    if (a->size() != static_cast<size_t>(nz))
+      fail(hv, full_name(hk), std::string(hk.expected) + "; it lists " + std::to_string(a->size()) +
+                                  " heights for mesh.elements[2] = " + std::to_string(nz));
+    for (const auto& item : *a) {
+      if (!item.is_number()) fail(hv, full_name(hk), hk.expected);
+      const double h = item.value<double>().value();
+      if (!std::isfinite(h) || !(h > 0)) fail(hv, full_name(hk), hk.expected);
+      heights.push_back(h);
+    }
+  } else if (ratio != 1) {
+    double h = 1;
+    for (int k = 0; k < nz; ++k, h *= ratio) heights.push_back(h);
+  } else {
+    return;
+  }
+  double sum = 0;
+  for (double h : heights) sum += h;
+  if (a->empty())  // the ratio's heights, scaled to fill the span
+    for (double& h : heights) h *= span / sum;
+  else if (!(std::abs(sum - span) <= 1e-6 * span))
+    fail(hv, full_name(hk), std::string(hk.expected) + "; they add up to " + format_value(sum) +
+                                " m, the z span of mesh.domain is " + format_value(span) + " m");
+  std::vector<double> faces{lo};
+  for (int k = 0; k + 1 < nz; ++k) faces.push_back(faces.back() + heights[k]);
+  faces.push_back(hi);
+  for (int k = 0; k < nz; ++k)
+    if (!(faces[k + 1] - faces[k] > 1e-9 * std::max({std::abs(lo), std::abs(hi), span})))
+      fail(hv, full_name(hk), "element layers higher than 1e-9 of the coordinates; layer " + std::to_string(k) +
+                                  " is " + format_value(faces[k + 1] - faces[k]) + " m high");
+  c.mesh.z_faces = faces;
+}
+
 /// [forcing]: the large-scale forcing. A geostrophic wind needs f; the geostrophic
 /// sponge needs the sponge layer of [physics] and takes the place of its constant
 /// reference velocity.
@@ -605,6 +654,7 @@ Config parse_config(const std::string& text, const std::string& source,
       c.mesh.periodic[d] = a[d].value<bool>().value();
     }
   }
+  read_z_faces(values, c);
   c.dg.order = static_cast<int>(integer(values, "dg", "order", [](long long n) { return n >= 1 && n <= 8; }));
   c.dg.volume_flux = choice(values, "dg", "volume_flux", {"standard", "kennedy_gruber"});
   c.physics.viscosity = number(values, "physics", "viscosity", [](double x) { return x >= 0; });

@@ -1,17 +1,33 @@
 #include "mesh/brick.hpp"
 
+#include <algorithm>
+#include <stdexcept>
+#include <utility>
+
 namespace squall::mesh {
 
 Brick::Brick(std::array<int, 3> elements, std::array<std::array<double, 2>, 3> domain,
-             std::array<bool, 3> periodic)
-    : n_(elements), domain_(domain), periodic_(periodic) {
+             std::array<bool, 3> periodic, std::vector<double> z_faces)
+    : n_(elements), domain_(domain), periodic_(periodic), z_faces_(std::move(z_faces)) {
+  if (!z_faces_.empty() &&
+      (z_faces_.size() != static_cast<std::size_t>(n_[2]) + 1 || z_faces_.front() != domain_[2][0] ||
+       z_faces_.back() != domain_[2][1]))
+    throw std::invalid_argument("Brick: z_faces must hold nz + 1 heights from the bottom to the top of the domain");
+  for (std::size_t k = 1; k < z_faces_.size(); ++k)
+    if (!(z_faces_[k] > z_faces_[k - 1])) throw std::invalid_argument("Brick: z_faces must ascend");
   for (int d = 0; d < 3; ++d) {
     const auto t = tangential(d);
     face_offset_[d + 1] = face_offset_[d] + face_positions(d) * n_[t[0]] * n_[t[1]];
   }
 }
 
-Brick::Brick(const MeshConfig& config) : Brick(config.elements, config.domain, config.periodic) {}
+Brick::Brick(const MeshConfig& config) : Brick(config.elements, config.domain, config.periodic, config.z_faces) {}
+
+double Brick::smallest_element_size(int d) const {
+  double h = element_size(d, 0);
+  for (int c = 1; c < n_[d]; ++c) h = std::min(h, element_size(d, c));
+  return h;
+}
 
 int Brick::face_id(int d, int s, const std::array<int, 3>& c) const {
   const auto t = tangential(d);

@@ -13,6 +13,7 @@
 /// - Both sides of a face see its nodes in the same tangential order (all elements share
 ///   one orientation), so face node (a, b) of the minus side meets (a, b) of the plus side.
 #include <array>
+#include <vector>
 
 #include "core/config.hpp"
 
@@ -35,16 +36,34 @@ struct GlobalFace {
 
 class Brick {
  public:
+  /// `z_faces`: the heights of the element faces along z, bottom to top (nz + 1 values
+  /// from domain[2][0] to domain[2][1], ascending); empty: equal element heights.
   Brick(std::array<int, 3> elements, std::array<std::array<double, 2>, 3> domain,
-        std::array<bool, 3> periodic);
+        std::array<bool, 3> periodic, std::vector<double> z_faces = {});
   explicit Brick(const MeshConfig& config);
 
   const std::array<int, 3>& elements() const { return n_; }
   const std::array<bool, 3>& periodic() const { return periodic_; }
   const std::array<std::array<double, 2>, 3>& domain() const { return domain_; }
   long element_count() const { return static_cast<long>(n_[0]) * n_[1] * n_[2]; }
-  /// Element edge length in direction d [m].
-  double element_size(int d) const { return (domain_[d][1] - domain_[d][0]) / n_[d]; }
+  /// Whether all elements have the same edge length along d (x and y always do).
+  bool uniform(int d) const { return d != 2 || z_faces_.empty(); }
+  /// Edge length along d of the elements at index c along d [m].
+  double element_size(int d, int c) const {
+    return uniform(d) ? (domain_[d][1] - domain_[d][0]) / n_[d] : z_faces_[c + 1] - z_faces_[c];
+  }
+  /// The smallest edge length along d [m].
+  double smallest_element_size(int d) const;
+  /// The coordinate along d of the point at t (0 at the element's low face, 1 at its high
+  /// face) of the elements at index c along d. Both elements of a face compute bitwise the
+  /// same coordinate for it: lo + (c + t) h with equal sizes, (1 - t) z_c + t z_{c+1} with
+  /// the listed faces (exactly z_c at t = 0 and z_{c+1} at t = 1).
+  double node_position(int d, int c, double t) const {
+    if (uniform(d)) return domain_[d][0] + (c + t) * element_size(d, c);
+    return (1 - t) * z_faces_[c] + t * z_faces_[c + 1];
+  }
+  /// The face heights along z (empty: equal element heights).
+  const std::vector<double>& z_faces() const { return z_faces_; }
 
   int element_id(int i, int j, int k) const { return i + n_[0] * (j + n_[1] * k); }
   std::array<int, 3> element_coords(int e) const {
@@ -68,6 +87,7 @@ class Brick {
   std::array<int, 3> n_;
   std::array<std::array<double, 2>, 3> domain_;
   std::array<bool, 3> periodic_;
+  std::vector<double> z_faces_;
   std::array<int, 4> face_offset_{};
 };
 

@@ -28,7 +28,12 @@ struct HostSolution {
   Real time = 0;
   std::vector<double> lgl_weights;          ///< quadrature weights (N+1)
   std::vector<double> lgl_derivative;       ///< D[i][j] = l_j'(x_i), row-major (N+1)^2
-  std::array<double, 3> element_size{};     ///< h_x, h_y, h_z [m]
+  std::array<double, 2> element_size{};     ///< h_x, h_y [m]
+  std::vector<double> element_height;       ///< h_z of each local element [m]
+  /// Edge length along d of local element e [m].
+  double size(std::size_t e, int d) const { return d < 2 ? element_size[d] : element_height[e]; }
+  /// The volume of local element e over the reference volume 8.
+  double jacobian(std::size_t e) const { return element_size[0] * element_size[1] * element_height[e] / 8; }
   double domain_volume = 0;                 ///< [m^3]
   /// The conservative state of node n of element e.
   dg::Equations::Cons state(std::size_t e, std::size_t n) const {

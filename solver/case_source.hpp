@@ -29,7 +29,7 @@ struct SourceArgs {
   dg::StateView q, dq;
   dg::AuxView aux;
   dg::CoordView x;
-  DeviceView<Real*> weights;        ///< quadrature weight times Jacobian of each volume node
+  DeviceView<Real**> weights;       ///< quadrature weight times Jacobian of each volume node (element, node)
   DeviceView<int*> conserved;       ///< state indices of the ledger's quantities
   DeviceView<Real**> element_rates;  ///< work array (element, conserved quantity)
   MPI_Comm comm;
@@ -69,7 +69,7 @@ void add_case_source(const std::string& label, const SourceArgs& a, const F& f) 
       const Real position[3] = {x(e, 0, n), x(e, 1, n), x(e, 2, n)};
       f(t, position, q, e, n, s);
       for (int v = 0; v < nvar; ++v) dq(e, v, n) += s[v];
-      const Real weight = w(n);
+      const Real weight = w(e, n);
       for (int c = 0; c < nc; ++c) sum[c] += weight * s[index[c]];
     }
     for (int c = 0; c < nc; ++c) rates(e, c) = sum[c];

@@ -80,6 +80,7 @@ std::string save_checkpoint(const std::string& dir, MPI_Comm comm, const Config&
   m.elements = config.mesh.elements;
   m.domain = domain_of(config);
   for (int d = 0; d < 3; ++d) m.periodic[d] = config.mesh.periodic[d] ? 1 : 0;
+  m.z_faces = config.mesh.z_faces;
   const std::string path = io::write_checkpoint(dir, comm, m, block_of(mesh, host), host.q.data());
   int rank = 0;
   MPI_Comm_rank(comm, &rank);
@@ -110,6 +111,8 @@ RunState load_checkpoint(const std::string& path, MPI_Comm comm, const Config& c
   if (m.domain != domain_of(config)) refuse("its mesh.domain differs from the config's");
   for (int d = 0; d < 3; ++d)
     if ((m.periodic[d] != 0) != config.mesh.periodic[d]) refuse("its mesh.periodic differs from the config's");
+  if (m.z_faces != config.mesh.z_faces)
+    refuse("its element layers along z differ from the config's (mesh.element_heights, mesh.height_ratio)");
   if (!m.metadata_verified)
     log::warn("checkpoint '" + path + "' carries no metadata checksum (written by an earlier version): its time, " +
               "step and ledger are used unverified");

@@ -82,16 +82,16 @@ class ColumnLayout {
 };
 
 /// Column operations on the nodal fields (element, node) of order N, on a brick whose
-/// elements are h_z high.
+/// local element e is h_z[e] high.
 template <int N>
 class ColumnOperations {
  public:
   using L = Layout<N>;
   static constexpr Real lowest = -1.7976931348623157e308;  ///< the lowest double
-  ColumnOperations(const mesh::LocalMesh& mesh, Real h_z, MPI_Comm comm)
+  ColumnOperations(const mesh::LocalMesh& mesh, const std::vector<Real>& h_z, MPI_Comm comm)
       : layout_(mesh, comm),
         basis_(ColumnBasis<N>::make()),
-        half_h_(h_z / 2),
+        half_h_(half_heights(h_z)),
         totals_("columns::totals", layout_.columns(), layout_.local_levels(), L::face_nodes),
         all_("columns::all", layout_.columns(), layout_.levels(), L::face_nodes),
         bases_("columns::bases", layout_.columns(), layout_.levels(), L::face_nodes),
@@ -142,10 +142,10 @@ class ColumnOperations {
     const int columns = layout_.columns();
     const auto t = totals_;
     const auto b = basis_;
-    const Real hh = half_h_;
+    const auto hh = half_h_;
     parallel_for("columns::totals", columns * layout_.local_levels(), L::face_nodes,
                  KOKKOS_LAMBDA(const int e, const int ab) {
-                   t(e % columns, e / columns, ab) = hh * weighted(b.w, f, e, ab);
+                   t(e % columns, e / columns, ab) = hh(e) * weighted(b.w, f, e, ab);
                  });
     if (layout_.split()) {
       const auto local = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), totals_);
@@ -179,15 +179,24 @@ class ColumnOperations {
     const int columns = layout_.columns(), first = layout_.first_level();
     const auto bases = bases_;
     const auto b = basis_;
-    const Real hh = half_h_;
+    const auto hh = half_h_;
     parallel_for("columns::within", columns * layout_.local_levels(), L::nodes, KOKKOS_LAMBDA(const int e, const int n) {
       const int ab = L::face_node_of(n, 2), k = L::index(n, 2);
-      const Real part = hh * weighted(downward ? b.down[k] : b.up[k], f, e, ab);
+      const Real part = hh(e) * weighted(downward ? b.down[k] : b.up[k], f, e, ab);
       out(e, n) = bases(e % columns, first + e / columns, ab) + part;
     });
   }
 
   /// sum_j c[j] f(e, node (a, b, j)), j ascending.
+  /// h_z / 2 of each element, on the device.
+  static DeviceView<Real*> half_heights(const std::vector<Real>& h_z) {
+    DeviceView<Real*> out("columns::half_heights", h_z.size());
+    const auto host = Kokkos::create_mirror_view(out);
+    for (std::size_t e = 0; e < h_z.size(); ++e) host(e) = h_z[e] / 2;
+    Kokkos::deep_copy(out, host);
+    return out;
+  }
+
   KOKKOS_INLINE_FUNCTION static Real weighted(const Real* c, const DeviceView<Real**>& f, int e, int ab) {
     const int a = ab % L::n1, b = ab / L::n1;
     Real sum = 0;
@@ -198,7 +207,7 @@ class ColumnOperations {
  private:
   ColumnLayout layout_;
   ColumnBasis<N> basis_;
-  Real half_h_;
+  DeviceView<Real*> half_h_;    ///< h_z / 2 per element
   DeviceView<Real***> totals_;  ///< (column, local level, face node)
   DeviceView<Real***> all_;     ///< (column, level, face node): every level's totals
   DeviceView<Real***> bases_;   ///< (column, level, face node)

@@ -233,7 +233,8 @@ class DgOperator {
   int elements_;
   Eq eq_;
   Basis<N> basis_;
-  Real two_over_h_[3];
+  Real two_over_h_[2];             ///< 2 / h along x and y
+  DeviceView<Real*> two_over_hz_;  ///< 2 / h_z of each element
   Real gravity_;
   bool split_form_;
   KernelLayout kernel_layout_;
@@ -241,7 +242,7 @@ class DgOperator {
   bool viscous_;
   Closure closure_;
   Real cs_, prandtl_t_, schmidt_t_;
-  Real delta_volume_;  ///< element volume, for the filter width
+  DeviceView<Real*> filter_width_;  ///< each element's filter width (its volume)^(1/3) / (N + 1)
   bool sponge_;
   bool theta_diffusion_;
   bool theta_gradient_;  ///< grad theta is used (theta diffusion, or Smagorinsky's Ri)
@@ -260,7 +261,7 @@ class DgOperator {
   DeviceView<Real**> lwp_below_, lwp_above_;  ///< radiation: int rho q_l dz below and above each node
   DeviceView<Real**> radiation_flux_;          ///< radiation: F at each node in the last evaluation
   DeviceView<Real**> inversion_mask_, inversion_;  ///< radiation with a diagnosed z_i: z where q_t >= the threshold, z_i
-  DeviceView<Real*> node_weights_;     ///< quadrature weight times Jacobian per volume node (case sources)
+  DeviceView<Real**> node_weights_;    ///< quadrature weight times Jacobian (element, node) (sources' ledger)
   DeviceView<int*> conserved_;         ///< Eq::conserved(c) (case sources)
   DeviceView<Real**> element_rates_;   ///< (element, conserved quantity) (case sources)
   Real max_diffusivity_ = 0;

@@ -132,7 +132,6 @@ DgOperator<N, Eq>::DgOperator(const mesh::LocalMesh& mesh, const Basis<N>& basis
       cs_(options.smagorinsky_cs),
       prandtl_t_(options.turbulent_prandtl),
       schmidt_t_(options.turbulent_schmidt),
-      delta_volume_(geometry.h[0] * geometry.h[1] * geometry.h[2]),
       sponge_(options.sponge),
       theta_diffusion_(options.theta_diffusion),
       sponge_layer_(options.sponge_layer),
@@ -146,7 +145,19 @@ DgOperator<N, Eq>::DgOperator(const mesh::LocalMesh& mesh, const Basis<N>& basis
       x_(geometry.x),
       aux_(aux),
       timers_(timers) {
-  for (int d = 0; d < 3; ++d) two_over_h_[d] = 2 / geometry.h[d];
+  for (int d = 0; d < 2; ++d) two_over_h_[d] = 2 / geometry.h[d];
+  {  // per element: 2 / h_z, and the filter width (the cube root of the volume over N + 1)
+    two_over_hz_ = DeviceView<Real*>("dg::two_over_hz", elements_);
+    filter_width_ = DeviceView<Real*>("dg::filter_width", elements_);
+    const auto sh = Kokkos::create_mirror_view(two_over_hz_);
+    const auto fh = Kokkos::create_mirror_view(filter_width_);
+    for (int e = 0; e < elements_; ++e) {
+      sh(e) = 2 / geometry.hz[e];
+      fh(e) = math::cbrt(geometry.h[0] * geometry.h[1] * geometry.hz[e]) / (N + 1);
+    }
+    Kokkos::deep_copy(two_over_hz_, sh);
+    Kokkos::deep_copy(filter_width_, fh);
+  }
   for (int d = 0; d < 3; ++d) walls_anywhere_ |= !mesh.brick().periodic()[d];
   max_diffusivity_ = viscous_ ? max_molecular_diffusivity() : 0;
   theta_gradient_ = theta_diffusion_ || (closure_ == Closure::smagorinsky && gravity_ != 0);
@@ -221,7 +232,7 @@ DgOperator<N, Eq>::DgOperator(const mesh::LocalMesh& mesh, const Basis<N>& basis
   }
   if (radiation_) {
     radiation_scheme_.cp = eq_.gas.cp_d;  // the dry air's c_p of the equation set
-    columns_ = std::make_unique<ColumnOperations<N>>(mesh, geometry.h[2], comm);
+    columns_ = std::make_unique<ColumnOperations<N>>(mesh, geometry.hz, comm);
     water_density_ = DeviceView<Real**>("dg::radiation_water", elements_, L::nodes);
     lwp_below_ = DeviceView<Real**>("dg::radiation_lwp_below", elements_, L::nodes);
     lwp_above_ = DeviceView<Real**>("dg::radiation_lwp_above", elements_, L::nodes);
@@ -232,13 +243,14 @@ DgOperator<N, Eq>::DgOperator(const mesh::LocalMesh& mesh, const Basis<N>& basis
     }
   }
   if (case_sources_ || forcing_.active() || radiation_) {
-    node_weights_ = DeviceView<Real*>("dg::node_weights", L::nodes);
+    node_weights_ = DeviceView<Real**>("dg::node_weights", elements_, L::nodes);
     conserved_ = DeviceView<int*>("dg::conserved", Eq::nconserved);
     element_rates_ = DeviceView<Real**>("dg::element_source_rates", elements_, Eq::nconserved);
     const auto wh = Kokkos::create_mirror_view(node_weights_);
     const auto ch = Kokkos::create_mirror_view(conserved_);
-    for (int n = 0; n < L::nodes; ++n)
-      wh(n) = basis.w[L::index(n, 0)] * basis.w[L::index(n, 1)] * basis.w[L::index(n, 2)] * geometry.jacobian;
+    for (int e = 0; e < elements_; ++e)
+      for (int n = 0; n < L::nodes; ++n)
+        wh(e, n) = basis.w[L::index(n, 0)] * basis.w[L::index(n, 1)] * basis.w[L::index(n, 2)] * geometry.jacobian[e];
     for (int c = 0; c < Eq::nconserved; ++c) ch(c) = Eq::conserved(c);
     Kokkos::deep_copy(node_weights_, wh);
     Kokkos::deep_copy(conserved_, ch);
@@ -380,9 +392,10 @@ void DgOperator<N, Eq>::volume_integral(const StateView& q, const StateView& dq)
     return;
   }
   const Basis<N> b = basis_;
-  const Real s0 = two_over_h_[0], s1 = two_over_h_[1], s2 = two_over_h_[2];
+  const Real s0 = two_over_h_[0], s1 = two_over_h_[1];
+  const auto hz = two_over_hz_;
   parallel_for("dg::volume_integral", elements_, L::nodes, KOKKOS_LAMBDA(const int e, const int n) {
-    const Real scale[3] = {s0, s1, s2};
+    const Real scale[3] = {s0, s1, hz(e)};
     for (int v = 0; v < nvar; ++v) {
       Real sum = 0;
       for (int d = 0; d < 3; ++d) sum += scale[d] * derivative_along(b, F, e, d * nvar + v, n, d);
@@ -463,9 +476,11 @@ void DgOperator<N, Eq>::volume_integral_split_lines(const StateView& q, const St
   const auto aux = aux_;
   const Eq eq = eq_;
   const Basis<N> b = basis_;
-  const Real s0 = two_over_h_[0], s1 = two_over_h_[1], s2 = two_over_h_[2];
+  const Real s0 = two_over_h_[0], s1 = two_over_h_[1];
+  const auto hz = two_over_hz_;
   parallel_for("dg::volume_integral_split_lines", elements_, KOKKOS_LAMBDA(const int e) {
     constexpr int n1 = L::n1, lines = n1 * n1, ns = Eq::nsplit;
+    const Real s2 = hz(e);
     Real w0[n1][n1], w1[n1][n1], w2[n1][n1];  // 2 (2/h_d) D_am, as add_split_terms forms them
     for (int a = 0; a < n1; ++a)
       for (int m = 0; m < n1; ++m)
@@ -516,10 +531,12 @@ void DgOperator<N, Eq>::volume_integral_split(const StateView& dq) {
   const auto P = points_;
   const Eq eq = eq_;
   const Basis<N> b = basis_;
-  const Real s0 = two_over_h_[0], s1 = two_over_h_[1], s2 = two_over_h_[2];
+  const Real s0 = two_over_h_[0], s1 = two_over_h_[1];
+  const auto hz = two_over_hz_;
   parallel_for_nodes<L::n1>("dg::volume_integral_split", elements_,
                            KOKKOS_LAMBDA(const int e, const int i, const int j, const int k) {
     const int n = L::node(i, j, k);
+    const Real s2 = hz(e);
     const typename Eq::SplitPoint here = Eq::split_from([&](int v) { return P(e, v, n); });
     Cons sum{};
     add_split_terms<0>(eq, b, P, e, L::node(0, j, k), 1, i, s0, here, sum);
@@ -632,10 +649,11 @@ void DgOperator<N, Eq>::boundary_rates() {
   const auto flux = wall_flux_;
   const auto rates = wall_rates_;
   const Basis<N> b = basis_;
-  const Real h0 = 2 / two_over_h_[0], h1 = 2 / two_over_h_[1], h2 = 2 / two_over_h_[2];
+  const Real h0 = 2 / two_over_h_[0], h1 = 2 / two_over_h_[1];
+  const auto hz = two_over_hz_;
   const int nb = static_cast<int>(faces.extent(0));
   parallel_for("dg::wall_rates", nb, KOKKOS_LAMBDA(const int f) {
-    const Real h[3] = {h0, h1, h2};
+    const Real h[3] = {h0, h1, 2 / hz(faces(f, 0))};
     const int lf = faces(f, 1), d = lf / 2;
     for (int c = 0; c < Eq::nconserved; ++c) {
       Real sum = 0;
@@ -662,8 +680,9 @@ void DgOperator<N, Eq>::surface_lift(const StateView& dq) {
   ScopedTimer timer(timers_, "surface_lift");
   const auto S = surface_;
   // (2/h_d) / w_0 per direction; w_0 = w_N for LGL.
-  const Real l0 = two_over_h_[0] / basis_.w[0], l1 = two_over_h_[1] / basis_.w[0],
-             l2 = two_over_h_[2] / basis_.w[0];
+  const Real w0 = basis_.w[0];
+  const Real l0 = two_over_h_[0] / w0, l1 = two_over_h_[1] / w0;
+  const auto hz = two_over_hz_;
   // Directions in order 0, 1, 2 at every node (edges and corners get several terms).
   parallel_for_nodes<L::n1>("dg::surface_lift", elements_,
                            KOKKOS_LAMBDA(const int e, const int i, const int j, const int k) {
@@ -677,7 +696,7 @@ void DgOperator<N, Eq>::surface_lift(const StateView& dq) {
     };
     add(i, 0, l0, j + L::n1 * k);
     add(j, 1, l1, i + L::n1 * k);
-    add(k, 2, l2, i + L::n1 * j);
+    add(k, 2, hz(e) / w0, i + L::n1 * j);
   });
 }
 
@@ -738,7 +757,7 @@ void DgOperator<N, Eq>::radiation_sources(const StateView& q, const StateView& d
     const auto below = lwp_below_, above = lwp_above_, zi = inversion_, net = radiation_flux_;
     const physics::DycomsRadiation r = radiation_scheme_;
     const Basis<N> basis = basis_;
-    const Real dz = two_over_h_[2];
+    const auto two_over_hz = two_over_hz_;
     const auto weights = node_weights_;
     const auto rates = element_rates_;
     int energy = 0;
@@ -752,13 +771,14 @@ void DgOperator<N, Eq>::radiation_sources(const StateView& q, const StateView& d
         net(e, n) = flux[n];
       }
       Real sum = 0;
+      const Real dz = two_over_hz(e);
       for (int n = 0; n < L::nodes; ++n) {
         const int k = L::index(n, 2);
         Real d = 0;
         for (int j = 0; j < L::n1; ++j) d += basis.D[k][j] * flux[L::along(n, 2, j)];
         const Real s = -(dz * d);
         dq(e, Eq::i_rhoe, n) += s;
-        sum += weights(n) * s;
+        sum += weights(e, n) * s;
       }
       for (int c = 0; c < Eq::nconserved; ++c) rates(e, c) = c == energy ? sum : Real(0);
     });
@@ -788,8 +808,9 @@ void DgOperator<N, Eq>::forcing_sources(Real t, const StateView& q, const StateV
   const auto rates = element_rates_;
   const bool subsidence = forcing_.subsidence.active();
   const Basis<N> basis = basis_;
-  const Real dz = two_over_h_[2];
+  const auto two_over_hz = two_over_hz_;
   parallel_for("dg::forcing", elements_, KOKKOS_LAMBDA(const int e) {
+    const Real dz = two_over_hz(e);
     // h_tot and q_t of the element's nodes, for their derivatives along z.
     Real h_tot[L::nodes], q_t[L::nodes];
     if (subsidence)
@@ -837,7 +858,7 @@ void DgOperator<N, Eq>::forcing_sources(Real t, const StateView& q, const StateV
         s[Eq::i_rhoe] += eq.water_enthalpy_excess(w.T) * drying;
       }
       for (int v = 0; v < nvar; ++v) dq(e, v, n) = rate[v] + s[v];
-      const Real weight = weights(n);
+      const Real weight = weights(e, n);
       for (int k = 0; k < Eq::nconserved; ++k) sum[k] += weight * s[Eq::conserved(k)];
     }
     for (int k = 0; k < Eq::nconserved; ++k) rates(e, k) = sum[k];

@@ -116,20 +116,19 @@ void DgOperator<N, Eq>::gradient_wall_faces(const StateView& q, int wall, const 
 }
 
 /// f(closure model) with the eddy viscosity model of the chosen closure (one kernel
-/// instantiation per closure).
+/// instantiation per closure); the kernels set each element's filter width (at_width).
 template <int N, class Eq>
 template <class F>
 void DgOperator<N, Eq>::with_closure(const F& f) const {
-  const Real delta = math::cbrt(delta_volume_) / (N + 1);
   switch (closure_) {
     case Closure::constant:
       f(physics::ConstantViscosity{prandtl_t_});
       break;
     case Closure::smagorinsky:
-      f(physics::Smagorinsky{cs_ * cs_ * delta * delta, prandtl_t_, gravity_});
+      f(physics::Smagorinsky{0, prandtl_t_, gravity_, cs_ * cs_});
       break;
     case Closure::vreman:
-      f(physics::Vreman{Real(2.5) * cs_ * cs_, delta * delta, prandtl_t_});
+      f(physics::Vreman{Real(2.5) * cs_ * cs_, 0, prandtl_t_});
       break;
   }
 }
@@ -197,8 +196,10 @@ struct NodeViscousFlux {
   DeviceView<Real***> th;  ///< Eq::thermo_values per node from the pointwise pass (Eq::nthermo > 0)
   Eq eq;
   Basis<N> b;
-  Real s0, s1, s2;  ///< 2 / h_d
-  Real l0, l1, l2;  ///< (2 / h_d) / w_0
+  Real s0, s1;  ///< 2 / h_d along x and y
+  Real l0, l1;  ///< (2 / h_d) / w_0 along x and y
+  DeviceView<Real*> two_over_hz;  ///< 2 / h_z per element
+  DeviceView<Real*> width;        ///< the closure's filter width per element
   Real nu, kappa, tracer_diffusivity;
   Real schmidt_t;  ///< nu_t / D_t
   bool lift_T, lift_theta, need_exner, theta_diffusion;
@@ -233,11 +234,12 @@ struct NodeViscousFlux {
     Node node;
     lift_gradient_along<0, N, Eq>(b, g, sg, neighbors, e, i, j, k, s0, l0, lift_T, lift_theta, node.gr);
     lift_gradient_along<1, N, Eq>(b, g, sg, neighbors, e, i, j, k, s1, l1, lift_T, lift_theta, node.gr);
-    lift_gradient_along<2, N, Eq>(b, g, sg, neighbors, e, i, j, k, s2, l2, lift_T, lift_theta, node.gr);
+    const Real s2 = two_over_hz(e);
+    lift_gradient_along<2, N, Eq>(b, g, sg, neighbors, e, i, j, k, s2, s2 / b.w[0], lift_T, lift_theta, node.gr);
     const int n = L::node(i, j, k);
     node.w = node_primitive(local, load<Eq>(q, e, n), aux(e, Eq::a_phi, n), th, e, n);
     node.exner_p = !need_exner ? Real(1) : pi.extent(0) > 0 ? pi(e, n) : local.exner(node.w.p);
-    node.nu_t = closure.nu_t(local, node.w, node.exner_p, node.gr);
+    node.nu_t = closure.at_width(width(e)).nu_t(local, node.w, node.exner_p, node.gr);
     node.nu_total = nu + node.nu_t, node.kappa_total = kappa + node.nu_t / closure.prandtl_t;
     node.tracer_total = Eq::ntracers > 0 ? tracer_diffusivity + node.nu_t / schmidt_t : Real(0);
     return node;
@@ -287,9 +289,9 @@ template <class ClosureModel>
 NodeViscousFlux<N, Eq, ClosureModel> DgOperator<N, Eq>::node_viscous_flux(const StateView& q,
                                                                           const ClosureModel& closure) const {
   NodeViscousFlux<N, Eq, ClosureModel> nv{gvars_, exner_, grad_surface_, neighbors_, q, aux_, thermo_, eq_, basis_,
-                                      two_over_h_[0], two_over_h_[1], two_over_h_[2],
-                                      two_over_h_[0] / basis_.w[0], two_over_h_[1] / basis_.w[0],
-                                      two_over_h_[2] / basis_.w[0], viscosity_, diffusivity_, tracer_diffusivity_,
+                                      two_over_h_[0], two_over_h_[1], two_over_h_[0] / basis_.w[0],
+                                      two_over_h_[1] / basis_.w[0], two_over_hz_, filter_width_, viscosity_,
+                                      diffusivity_, tracer_diffusivity_,
                                       schmidt_t_,
                                       // Lift only the gradients something uses: grad T feeds the heat
                                       // flux unless heat diffuses down grad theta; grad theta feeds that
@@ -385,7 +387,8 @@ struct ViscousElementKernel {
   StateView dq;
   DeviceView<int*> list;
   Basis<N> b;
-  Real s0, s1, s2;  ///< 2 / h_d
+  Real s0, s1;                    ///< 2 / h_d along x and y
+  DeviceView<Real*> two_over_hz;  ///< 2 / h_z per element
 
   KOKKOS_INLINE_FUNCTION Real operator()(const int t) const {
     if constexpr (viscous_by_planes<N>)
@@ -419,7 +422,8 @@ struct ViscousElementKernel {
       for (int j = 0; j < n1; ++j)
         for (int i = 0; i < n1; ++i) {
           const int n = L::node(i, j, k);
-          for (int v = first_viscous; v < nvar; ++v) dq(e, v, n) += viscous_divergence<Eq>(b, local, e, v, i, j, k, s0, s1, s2);
+          for (int v = first_viscous; v < nvar; ++v)
+            dq(e, v, n) += viscous_divergence<Eq>(b, local, e, v, i, j, k, s0, s1, two_over_hz(e));
         }
     return largest;
   }
@@ -479,7 +483,7 @@ struct ViscousElementKernel {
           const int n = L::node(i, j, k);
           for (int v = first_viscous; v < nvar; ++v) {
             Real sum = partial[v - first_viscous][n];
-            sum += s2 * derivative_at(b, along_z, e, v - first_viscous, i, j, k, 2);
+            sum += two_over_hz(e) * derivative_at(b, along_z, e, v - first_viscous, i, j, k, 2);
             dq(e, v, n) += sum;
           }
         }
@@ -494,7 +498,7 @@ template <class ClosureModel>
 Real DgOperator<N, Eq>::lift_viscous_volume(const StateView& q, const StateView& dq, const ClosureModel& closure,
                                         const DeviceView<int*>& list) {
   const ViscousElementKernel<N, Eq, ClosureModel> kernel{
-      node_viscous_flux(q, closure), vtrace_, dq, list, basis_, two_over_h_[0], two_over_h_[1], two_over_h_[2]};
+      node_viscous_flux(q, closure), vtrace_, dq, list, basis_, two_over_h_[0], two_over_h_[1], two_over_hz_};
   return parallel_max("dg::lift_viscous_volume", static_cast<int>(list.extent(0)), kernel);
 }
 
@@ -524,11 +528,13 @@ void DgOperator<N, Eq>::viscous_fluxes_local(const StateView& q, const StateView
     });
   } else {
     const Basis<N> b = basis_;
-    const Real s0 = two_over_h_[0], s1 = two_over_h_[1], s2 = two_over_h_[2];
+    const Real s0 = two_over_h_[0], s1 = two_over_h_[1];
+    const auto hz = two_over_hz_;
     parallel_for_nodes<L::n1>("dg::viscous_volume", elements_,
                              KOKKOS_LAMBDA(const int e, const int i, const int j, const int k) {
       const int n = L::node(i, j, k);
-      for (int v = first_viscous; v < nvar; ++v) dq(e, v, n) += viscous_divergence<Eq>(b, FV, e, v, i, j, k, s0, s1, s2);
+      for (int v = first_viscous; v < nvar; ++v)
+        dq(e, v, n) += viscous_divergence<Eq>(b, FV, e, v, i, j, k, s0, s1, hz(e));
     });
   }
   // Faces: the surface term of the total flux F - F_v gets -(F_v* - F_v).

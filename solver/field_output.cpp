@@ -50,9 +50,8 @@ struct ElementGrid {
     const auto& brick = mesh.brick();
     for (int d = 0; d < 3; ++d) {
       const int n = brick.elements()[d];
-      const double h = brick.element_size(d), lo = brick.domain()[d][0];
       for (int e = 0; e < n; ++e)
-        for (int p = 0; p < n1; ++p) layout.axes[d].push_back(lo + (e + (targets[p] + 1) / 2) * h);
+        for (int p = 0; p < n1; ++p) layout.axes[d].push_back(brick.node_position(d, e, (targets[p] + 1) / 2));
       local_elements[d] = mesh.element_end(d) - mesh.element_begin(d);
       layout.start[d] = static_cast<size_t>(mesh.element_begin(d)) * n1;
       layout.size[d] = static_cast<size_t>(local_elements[d]) * n1;

@@ -118,7 +118,8 @@ HostSolution host_solution(const Config& config, const mesh::LocalMesh& mesh, co
   host.lgl_derivative.resize(L::n1 * L::n1);
   for (int i = 0; i < L::n1; ++i)
     for (int j = 0; j < L::n1; ++j) host.lgl_derivative[i * L::n1 + j] = basis.D[i][j];
-  for (int d = 0; d < 3; ++d) host.element_size[d] = geometry.h[d];
+  for (int d = 0; d < 2; ++d) host.element_size[d] = geometry.h[d];
+  host.element_height.assign(geometry.hz.begin(), geometry.hz.end());
   host.domain_volume = 1;
   for (int d = 0; d < 3; ++d) host.domain_volume *= config.mesh.domain[d][1] - config.mesh.domain[d][0];
   Kokkos::deep_copy(host.aux, aux);

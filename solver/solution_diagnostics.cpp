@@ -10,13 +10,14 @@
 
 namespace squall {
 
-NodeWeights node_weights(const std::vector<double>& lgl, double jacobian) {
+NodeWeights node_weights(const std::vector<double>& lgl, const std::vector<double>& jacobian) {
   const size_t n1 = lgl.size();
   NodeWeights nw;
   nw.w.resize(n1 * n1 * n1);
+  nw.jacobian = jacobian;
   for (size_t k = 0; k < n1; ++k)
     for (size_t j = 0; j < n1; ++j)
-      for (size_t i = 0; i < n1; ++i) nw.w[i + n1 * (j + n1 * k)] = lgl[i] * lgl[j] * lgl[k] * jacobian;
+      for (size_t i = 0; i < n1; ++i) nw.w[i + n1 * (j + n1 * k)] = lgl[i] * lgl[j] * lgl[k];
   return nw;
 }
 
@@ -26,7 +27,7 @@ std::vector<double> conserved_integrals(const HostSolution& s, const std::vector
   std::vector<ExactSum> sums(nc);
   for (size_t e = 0; e < s.q.extent(0); ++e)
     for (size_t n = 0; n < s.q.extent(2); ++n)
-      for (std::size_t c = 0; c < nc; ++c) sums[c].add(weights.w[n] * s.q(e, conserved[c], n));
+      for (std::size_t c = 0; c < nc; ++c) sums[c].add(weights.at(e, n) * s.q(e, conserved[c], n));
   allreduce(comm, sums);
   std::vector<double> out(nc);
   for (std::size_t c = 0; c < nc; ++c) out[c] = sums[c].value();
@@ -44,7 +45,7 @@ void error_norms(const HostView<Real***>& q, const HostView<Real***>& exact, con
     for (int v = 0; v < nv; ++v)
       for (size_t n = 0; n < q.extent(2); ++n) {
         const double d = q(e, v, n) - exact(e, v, n);
-        sums[v].add(weights.w[n] * d * d);
+        sums[v].add(weights.at(e, n) * d * d);
         local_max[v] = std::max(local_max[v], std::fabs(d));
       }
   allreduce(comm, sums);

@@ -12,12 +12,14 @@
 
 namespace squall {
 
-/// Quadrature weight of each volume node (w_i w_j w_k) times the element Jacobian.
+/// Quadrature weight of each volume node (w_i w_j w_k) times its element's Jacobian.
 struct NodeWeights {
-  std::vector<double> w;
+  std::vector<double> w;         ///< w_i w_j w_k of each node
+  std::vector<double> jacobian;  ///< of each local element
+  double at(std::size_t e, std::size_t n) const { return w[n] * jacobian[e]; }
 };
 
-NodeWeights node_weights(const std::vector<double>& lgl_weights, double jacobian);
+NodeWeights node_weights(const std::vector<double>& lgl_weights, const std::vector<double>& jacobian);
 
 /// Integrals over the domain of the state variables `conserved` (the equation set's
 /// conserved quantities: mass, total energy, tracer masses), identical bits on any rank

@@ -33,13 +33,14 @@ struct ColumnResult {
 
 /// below, above and the column maximum of z where z < threshold, on the partition of
 /// `comm` (collective).
-ColumnResult run(std::array<int, 3> n, MPI_Comm comm, double threshold) {
-  const mesh::Brick brick(n, {{{0, 2}, {0, 1}, {0, top}}}, {true, true, false});
+ColumnResult run(const mesh::Brick& brick, MPI_Comm comm, double threshold) {
+  const auto n = brick.elements();
   const auto part = mesh::CartesianPartition::choose(n, comm_size(comm));
   const mesh::LocalMesh local(brick, part, comm_rank(comm));
-  const double h[3] = {2.0 / n[0], 1.0 / n[1], top / n[2]};
-  ColumnOperations<N> columns(local, h[2], comm);
   const int elements = local.element_count();
+  std::vector<Real> h_z(elements);
+  for (int e = 0; e < elements; ++e) h_z[e] = brick.element_size(2, brick.element_coords(local.global_element(e))[2]);
+  ColumnOperations<N> columns(local, h_z, comm);
   std::vector<double> nodes, weights;
   lgl_nodes_weights(N, nodes, weights);
   HostView<Real**> f("f", elements, L::nodes), zmask("zmask", elements, L::nodes);
@@ -49,7 +50,7 @@ ColumnResult run(std::array<int, 3> n, MPI_Comm comm, double threshold) {
     const int index[3] = {g % n[0], (g / n[0]) % n[1], g / (n[0] * n[1])};
     for (int v = 0; v < L::nodes; ++v) {
       double x[3];
-      for (int d = 0; d < 3; ++d) x[d] = (index[d] + (nodes[L::index(v, d)] + 1) / 2) * h[d];
+      for (int d = 0; d < 3; ++d) x[d] = brick.node_position(d, index[d], (nodes[L::index(v, d)] + 1) / 2);
       f(e, v) = field(x[0], x[1], x[2]);
       zmask(e, v) = x[2] < threshold ? x[2] : ColumnOperations<N>::lowest;
       out.x[{g, v}] = {x[0], x[1], x[2]};
@@ -69,13 +70,14 @@ ColumnResult run(std::array<int, 3> n, MPI_Comm comm, double threshold) {
   return out;
 }
 
-void check_columns(std::array<int, 3> n) {
+/// `z_faces`: the element faces along z (empty: equal heights).
+void check_columns(std::array<int, 3> n, std::vector<double> z_faces = {}) {
+  const mesh::Brick brick(n, {{{0, 2}, {0, 1}, {0, top}}}, {true, true, false}, z_faces);
   const double threshold = 1.3;
-  const ColumnResult here = run(n, MPI_COMM_WORLD, threshold);
-  const ColumnResult alone = run(n, MPI_COMM_SELF, threshold);  // the whole mesh on one rank
+  const ColumnResult here = run(brick, MPI_COMM_WORLD, threshold);
+  const ColumnResult alone = run(brick, MPI_COMM_SELF, threshold);  // the whole mesh on one rank
   std::vector<double> nodes, weights;
   lgl_nodes_weights(N, nodes, weights);
-  const double h = top / n[2];
   for (const auto& [key, value] : here.node) {
     const auto& x = here.x.at(key);
     // Exact for the cubic, up to rounding.
@@ -86,7 +88,7 @@ void check_columns(std::array<int, 3> n) {
     double expected = ColumnOperations<N>::lowest;
     for (int l = 0; l < n[2]; ++l)
       for (int k = 0; k <= N; ++k) {
-        const double z = (l + (nodes[k] + 1) / 2) * h;
+        const double z = brick.node_position(2, l, (nodes[k] + 1) / 2);
         if (z < threshold) expected = std::max(expected, z);
       }
     CHECK(value[2] == expected);
@@ -134,4 +136,9 @@ TEST_CASE("column integrals and maxima, columns split in z", "[mpi][columns]") {
   check_columns({2, 1, 6});
   check_columns({2, 2, 8});
   check_columns({1, 1, 5});
+}
+
+TEST_CASE("column integrals and maxima on element layers of different heights", "[mpi][columns]") {
+  check_columns({2, 1, 6}, {0, 0.9, 1.2, 1.35, 1.5, 2.1, top});
+  check_columns({1, 1, 4}, {0, 0.25, 1.0, 2.5, top});
 }

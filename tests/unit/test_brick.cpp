@@ -91,7 +91,37 @@ TEST_CASE("mixed periodicity and single-element directions", "[mesh]") {
 
 TEST_CASE("element sizes follow the domain", "[mesh]") {
   const Brick b = make({3, 2, 4}, {true, true, false});
-  CHECK(b.element_size(0) == Approx(1.0));
-  CHECK(b.element_size(1) == Approx(1.0));
-  CHECK(b.element_size(2) == Approx(0.5));
+  CHECK(b.element_size(0, 0) == Approx(1.0));
+  CHECK(b.element_size(1, 1) == Approx(1.0));
+  CHECK(b.element_size(2, 3) == Approx(0.5));
+  CHECK(b.uniform(2));
+  CHECK(b.smallest_element_size(2) == Approx(0.5));
+  // lo + (c + t) h, the formula of equal elements
+  CHECK(b.node_position(2, 1, 0.25) == -1.0 + (1 + 0.25) * 0.5);
+}
+
+TEST_CASE("element layers of different heights along z", "[mesh]") {
+  const std::vector<double> faces{-1.0, -0.9, -0.7, 0.1, 1.0};
+  const Brick b({3, 2, 4}, {{{0.0, 3.0}, {0.0, 2.0}, {-1.0, 1.0}}}, {true, true, false}, faces);
+  CHECK(!b.uniform(2));
+  CHECK(b.uniform(0));
+  CHECK(b.element_size(2, 0) == Approx(0.1));
+  CHECK(b.element_size(2, 2) == Approx(0.8));
+  CHECK(b.smallest_element_size(2) == Approx(0.1));
+  CHECK(b.element_size(0, 2) == Approx(1.0));
+  // Both elements of a face compute its height exactly, and the points in between ascend.
+  for (int c = 0; c < 4; ++c) {
+    CHECK(b.node_position(2, c, 0.0) == faces[c]);
+    CHECK(b.node_position(2, c, 1.0) == faces[c + 1]);
+    CHECK(b.node_position(2, c, 0.5) == Approx((faces[c] + faces[c + 1]) / 2));
+  }
+  check_connectivity(b);
+  // Faces that do not match the domain or the element count, or do not ascend, are refused.
+  const auto bad = [](std::vector<double> z) {
+    return Brick({1, 1, 2}, {{{0.0, 1.0}, {0.0, 1.0}, {0.0, 1.0}}}, {true, true, false}, z);
+  };
+  CHECK_THROWS(bad({0.0, 1.0}));
+  CHECK_THROWS(bad({0.0, 0.5, 0.9}));
+  CHECK_THROWS(bad({0.0, 1.2, 1.0}));
+  CHECK_NOTHROW(bad({0.0, 0.3, 1.0}));
 }
