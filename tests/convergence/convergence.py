@@ -1,11 +1,14 @@
 #!/usr/bin/env python3
-"""convergence.py SQUALL CASE_TOML ORDER END_TIME MESH... [--elements PATTERN] [--check VARS] [--set K=V]...
+"""convergence.py SQUALL CASE_TOML ORDER END_TIME MESH... [--elements PATTERN] [--check VARS] [--heights H,...] [--set K=V]...
 
 Runs CASE at polynomial order ORDER for each MESH (the elements are PATTERN with {m}
 replaced by MESH; default "{m},{m},1"), fits the L2 error against the element size
 (least squares in log-log) and requires an order of at least ORDER + 0.5 for each
 variable in VARS (default rho,rhoe); the other variables' orders are printed. Each
---set K=V is passed on to every run."""
+--set K=V is passed on to every run. --heights H,... gives the element layers along z
+relative heights repeated up the column (MESH a multiple of their count, scaled to the
+case's z span), so every mesh of the series has the same shape of layers and their
+sizes halve from one mesh to the next."""
 import argparse
 import json
 import math
@@ -23,7 +26,21 @@ p.add_argument("meshes", type=int, nargs="+")
 p.add_argument("--elements", default="{m},{m},1")
 p.add_argument("--check", default="rho,rhoe")
 p.add_argument("--set", action="append", default=[], metavar="K=V")
+p.add_argument("--heights", default="")
 args = p.parse_args()
+
+
+def layer_heights(m):
+    """mesh.element_heights for MESH m: the --heights pattern repeated, filling the z span."""
+    import tomllib
+    with open(args.case, "rb") as f:
+        z0, z1 = tomllib.load(f)["mesh"]["domain"][2]
+    pattern = [float(h) for h in args.heights.split(",")]
+    if m % len(pattern):
+        sys.exit(f"mesh {m} is not a multiple of the {len(pattern)} heights of --heights")
+    heights = pattern * (m // len(pattern))
+    return "[" + ",".join(repr(h * (z1 - z0) / sum(heights)) for h in heights) + "]"
+
 
 errors = {}
 with tempfile.TemporaryDirectory() as tmp:
@@ -32,7 +49,8 @@ with tempfile.TemporaryDirectory() as tmp:
         elements = args.elements.format(m=m)
         subprocess.run([args.squall, "run", args.case, "--quiet", "--output", out, "--set", f"dg.order={args.order}",
                         "--set", f"mesh.elements=[{elements}]", "--set", f"time.end_time={args.end_time}",
-                        "--set", "output.interval=0"] + [a for kv in args.set for a in ("--set", kv)], check=True)
+                        "--set", "output.interval=0"] + [a for kv in args.set for a in ("--set", kv)]
+                       + (["--set", f"mesh.element_heights={layer_heights(m)}"] if args.heights else []), check=True)
         with open(os.path.join(out, "summary.json")) as f:
             errors[m] = json.load(f)["errors"]["l2"]
 

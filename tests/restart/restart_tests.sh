@@ -97,11 +97,18 @@ moist)
   [ "$status" = 2 ] || fail "a dry case restarted from a moist checkpoint exited $status, expected 2"
   ;;
 dycoms)
-  # DYCOMS-II RF01 (CASE: dycoms_rf01_small) with its radiation on a tall mesh: run on 2
-  # ranks (1 x 1 x 2) and restarted on 3 (1 x 1 x 3), so the column scans cross other
-  # ranks after the restart; the same state, and the budgets still close.
-  restart_2_to_3 --set dg.order=2 --set "mesh.elements=[2,2,6]" --set time.max_steps=20 --set output.interval=0 \
-    --set output.profiles_interval=0 --set output.checkpoint_interval=0
+  # DYCOMS-II RF01 (CASE: dycoms_rf01_small) with its radiation on a tall mesh of element
+  # layers of different heights: run on 2 ranks (1 x 1 x 2) and restarted on 3 (1 x 1 x 3),
+  # so the column scans cross other ranks after the restart; the same state, and the
+  # budgets still close. A restart with other layers is refused (status 2).
+  dargs=(--set dg.order=2 --set "mesh.elements=[2,2,6]" --set time.max_steps=20 --set output.interval=0
+         --set output.profiles_interval=0 --set output.checkpoint_interval=0)
+  restart_2_to_3 "${dargs[@]}" --set "mesh.element_heights=[400.0,300.0,200.0,150.0,150.0,300.0]"
+  prun 1 --output other "${dargs[@]}" --set mesh.height_ratio=1.2 --restart full/checkpoint_000010.h5 >other.log 2>&1
+  status=$?
+  cat other.log
+  [ "$status" = 2 ] || fail "a restart with other element layers exited with $status, not 2"
+  grep -q "element layers along z differ" other.log || fail "the refusal does not name the element layers"
   ;;
 bomex)
   # BOMEX (CASE: bomex_small) with its forcing and surface fluxes on a tiny mesh: a
