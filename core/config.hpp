@@ -38,6 +38,7 @@ struct PhysicsConfig {
   std::string heat_diffusion;     ///< "potential_temperature" or "temperature"
   double smagorinsky_cs = 0;
   double turbulent_prandtl = 0;
+  std::string cloud_stratification;  ///< "saturated" or "interior" (Smagorinsky's N^2 in cloud)
   std::vector<std::string> tracers;  ///< names of the passive tracers (empty: none)
   double schmidt = 0;                ///< tracers' Schmidt number nu / D
   double turbulent_schmidt = 0;      ///< nu_t / D_t

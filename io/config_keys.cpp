@@ -88,6 +88,9 @@ std::vector<KeySpec> catalogue() {
      "Smagorinsky constant C_s (Vreman uses c = 2.5 C_s^2)"},
     {"physics", "turbulent_prandtl", "0.3333333333333333", "a number > 0",
      "turbulent Prandtl number Pr_t = nu_t / kappa_t (also in Smagorinsky's buoyancy correction)"},
+    {"physics", "cloud_stratification", "\"saturated\"", "\"saturated\" or \"interior\"",
+     "moist air: the N^2 of Smagorinsky's buoyancy correction at cloudy nodes, saturated everywhere, or only where "
+     "all nodes of the node's element column are cloudy (unsaturated at a cloud's edge, e.g. a capping inversion)"},
     {"physics", "tracers", "[]", "a list of distinct names (letters, digits, _; starting with a letter), at most SQUALL_MAX_TRACERS",
      "passive tracers carried by the flow: mixing ratios advected, diffused with the viscous terms, in fields, profiles and ledger"},
     {"physics", "schmidt", "1.0", "a number > 0",

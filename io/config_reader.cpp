@@ -663,6 +663,7 @@ Config parse_config(const std::string& text, const std::string& source,
   c.physics.closure = choice(values, "physics", "closure", {"constant", "smagorinsky", "vreman"});
   c.physics.smagorinsky_cs = number(values, "physics", "smagorinsky_cs", [](double x) { return x > 0 && x <= 1; });
   c.physics.turbulent_prandtl = number(values, "physics", "turbulent_prandtl", [](double x) { return x > 0; });
+  c.physics.cloud_stratification = choice(values, "physics", "cloud_stratification", {"saturated", "interior"});
   read_tracers(values, c);
   c.physics.schmidt = number(values, "physics", "schmidt", [](double x) { return x > 0; });
   c.physics.turbulent_schmidt = number(values, "physics", "turbulent_schmidt", [](double x) { return x > 0; });

@@ -27,7 +27,8 @@ struct ConstantViscosity {
   /// The model with the filter width delta [m] of an element (no effect here).
   KOKKOS_INLINE_FUNCTION ConstantViscosity at_width(Real) const { return *this; }
   template <class Eq>
-  KOKKOS_INLINE_FUNCTION Real nu_t(const Eq&, const typename Eq::Prim&, Real, const typename Eq::Gradients&) const {
+  KOKKOS_INLINE_FUNCTION Real nu_t(const Eq&, const typename Eq::Prim&, Real, const typename Eq::Gradients&,
+                                   bool = false) const {
     return 0;
   }
 };
@@ -48,11 +49,12 @@ struct Smagorinsky {
     return m;
   }
   template <class Eq>
+  /// `cloud_edge`: N^2 in the unsaturated form also at a cloudy node (buoyancy_frequency_squared).
   KOKKOS_INLINE_FUNCTION Real nu_t(const Eq& eq, const typename Eq::Prim& w, Real exner_p,
-                                   const typename Eq::Gradients& g) const {
+                                   const typename Eq::Gradients& g, bool cloud_edge = false) const {
     const Real s = strain_rate(g);
     if (!(s > 0)) return 0;
-    const Real n2 = eq.buoyancy_frequency_squared(w, exner_p, g, gravity);
+    const Real n2 = eq.buoyancy_frequency_squared(w, exner_p, g, gravity, cloud_edge);
     const Real f = 1 - n2 / (s * s) / prandtl_t;
     return f > 0 ? cs_delta_2 * s * math::sqrt(f) : Real(0);
   }
@@ -74,7 +76,8 @@ struct Vreman {
     return m;
   }
   template <class Eq>
-  KOKKOS_INLINE_FUNCTION Real nu_t(const Eq&, const typename Eq::Prim&, Real, const typename Eq::Gradients& g) const {
+  KOKKOS_INLINE_FUNCTION Real nu_t(const Eq&, const typename Eq::Prim&, Real, const typename Eq::Gradients& g,
+                                   bool = false) const {
     Real a[3][3], aa = 0;
     for (int i = 0; i < 3; ++i)
       for (int j = 0; j < 3; ++j) a[i][j] = g.du[j][i], aa += a[i][j] * a[i][j];

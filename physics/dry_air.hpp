@@ -396,9 +396,11 @@ struct DryAir {
 
   /// The squared buoyancy frequency N^2 = (g / theta) d theta / dz at a point (z is axis
   /// 2), from the lifted gradient of theta: the stratification that Smagorinsky's
-  /// Richardson number reads. exner_p = Pi(p) at the point.
+  /// Richardson number reads. exner_p = Pi(p) at the point. (`unsaturated_form` is for
+  /// moist air; dry air has no cloud.)
   KOKKOS_INLINE_FUNCTION Real buoyancy_frequency_squared(const Prim& w, Real exner_p, const Gradients& g,
-                                                         Real gravity) const {
+                                                         Real gravity, bool unsaturated_form = false) const {
+    (void)unsaturated_form;
     const Real theta = w.T / exner_p;
     return gravity / theta * g.dtheta[2];
   }

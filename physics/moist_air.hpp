@@ -253,15 +253,21 @@ struct MoistAir {
   /// gradient can be neutral or unstable for a saturated parcel. Whether a node is
   /// saturated is all or nothing (q_c > 0), as in most LES closures; the slope of the
   /// liquid fraction in the mixed-phase range is left out of gamma.
+  /// `unsaturated_form`: the unsaturated A and B also where the node is cloudy. The
+  /// closure asks for it at a cloud's edge (physics.cloud_stratification = "interior"):
+  /// where the gradients come from nodes in and out of the cloud (the capping inversion
+  /// of a stratocumulus deck, where q_t drops by several g/kg and theta_li jumps within
+  /// one element), the saturated form reads the jump as an instability of saturated
+  /// parcels, though the parcels that cross it leave or enter the cloud.
   KOKKOS_INLINE_FUNCTION Real buoyancy_frequency_squared(const Prim& w, Real exner_p, const Gradients& g,
-                                                         Real gravity) const {
+                                                         Real gravity, bool unsaturated_form = false) const {
     const Real theta = w.T / exner_p;
     const Real ratio = thermo.water.R_v / gas.R_d;
     const Real q_c = w.q_l + w.q_i;
     const Real q_v = w.q_t - q_c;
     const Real theta_rho = theta * (1 - w.q_t + ratio * q_v);
     Real a, b;
-    if (q_c > 0) {
+    if (q_c > 0 && !unsaturated_form) {
       const Real L = (w.q_l * thermo.latent_heat_vapor(w.T) + w.q_i * thermo.latent_heat_sublim(w.T)) / q_c;
       const Real L_0 = (w.q_l * thermo.water.LH_v0 + w.q_i * thermo.water.LH_s0) / q_c;
       const Real gamma = q_v * L / (thermo.water.R_v * w.T * w.T);

@@ -103,6 +103,7 @@ struct OperatorOptions {
   Closure closure = Closure::constant;  ///< subgrid model (needs viscous phases: see viscous())
   Real smagorinsky_cs = 0.17;           ///< C_s (Vreman: c = 2.5 C_s^2)
   Real turbulent_prandtl = 1.0 / 3.0;   ///< nu_t / kappa_t
+  bool cloud_interior = false;  ///< Smagorinsky's saturated N^2 only inside clouds (physics.cloud_stratification)
   Real schmidt = 1.0;                   ///< tracers: nu / D
   Real turbulent_schmidt = 1.0 / 3.0;   ///< tracers: nu_t / D_t
   bool theta_diffusion = true;          ///< heat flux down grad theta (else grad T)
@@ -242,6 +243,7 @@ class DgOperator {
   bool viscous_;
   Closure closure_;
   Real cs_, prandtl_t_, schmidt_t_;
+  bool cloud_interior_;
   DeviceView<Real*> filter_width_;  ///< each element's filter width (its volume)^(1/3) / (N + 1)
   bool sponge_;
   bool theta_diffusion_;

@@ -132,6 +132,7 @@ DgOperator<N, Eq>::DgOperator(const mesh::LocalMesh& mesh, const Basis<N>& basis
       cs_(options.smagorinsky_cs),
       prandtl_t_(options.turbulent_prandtl),
       schmidt_t_(options.turbulent_schmidt),
+      cloud_interior_(options.cloud_interior),
       sponge_(options.sponge),
       theta_diffusion_(options.theta_diffusion),
       sponge_layer_(options.sponge_layer),

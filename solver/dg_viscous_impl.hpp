@@ -204,6 +204,7 @@ struct NodeViscousFlux {
   Real schmidt_t;  ///< nu_t / D_t
   bool lift_T, lift_theta, need_exner, theta_diffusion;
   ClosureModel closure;
+  bool cloud_interior;  ///< moist air: the closure's saturated N^2 only where the node's element column is all cloudy
 
   /// Fills f[d][v - first_viscous] with component v of F_v,d at node (i, j, k) of
   /// element e and returns the node's largest total diffusivity max(nu + nu_t,
@@ -239,10 +240,22 @@ struct NodeViscousFlux {
     const int n = L::node(i, j, k);
     node.w = node_primitive(local, load<Eq>(q, e, n), aux(e, Eq::a_phi, n), th, e, n);
     node.exner_p = !need_exner ? Real(1) : pi.extent(0) > 0 ? pi(e, n) : local.exner(node.w.p);
-    node.nu_t = closure.at_width(width(e)).nu_t(local, node.w, node.exner_p, node.gr);
+    node.nu_t = closure.at_width(width(e)).nu_t(local, node.w, node.exner_p, node.gr, cloud_edge(e, i, j));
     node.nu_total = nu + node.nu_t, node.kappa_total = kappa + node.nu_t / closure.prandtl_t;
     node.tracer_total = Eq::ntracers > 0 ? tracer_diffusivity + node.nu_t / schmidt_t : Real(0);
     return node;
+  }
+  /// Whether the z line (i, j) of element e, whose nodes form the node's vertical
+  /// gradients, has a node without condensate (physics.cloud_stratification = "interior").
+  KOKKOS_FORCEINLINE_FUNCTION bool cloud_edge(int e, int i, int j) const {
+    if constexpr (Eq::moist) {
+      if (!cloud_interior) return false;
+      for (int k = 0; k < L::n1; ++k) {
+        const int n = L::node(i, j, k);
+        if (!(th(e, 1, n) + th(e, 2, n) > 0)) return true;  // thermo_values: T, q_l, q_i
+      }
+    }
+    return false;
   }
   /// The subgrid (eddy and molecular) vertical fluxes at node (i, j, k) of element e in
   /// kinematic units, in the order of SubgridFlux: nu_t; -nu_total (du/dz + dw/dx) and
@@ -299,7 +312,7 @@ NodeViscousFlux<N, Eq, ClosureModel> DgOperator<N, Eq>::node_viscous_flux(const 
                                       !theta_diffusion_, theta_gradient_,
                                       // Pi(p) once per node, for theta diffusion and Smagorinsky.
                                       theta_diffusion_ || closure_ == Closure::smagorinsky, theta_diffusion_,
-                                      closure};
+                                      closure, cloud_interior_};
   return nv;
 }
 

@@ -30,6 +30,7 @@ dg::OperatorOptions operator_options(const Config& config, Real gravity) {
                                          : dg::Closure::constant;
   o.smagorinsky_cs = p.smagorinsky_cs;
   o.turbulent_prandtl = p.turbulent_prandtl;
+  o.cloud_interior = p.cloud_stratification == "interior";
   o.schmidt = p.schmidt;
   o.turbulent_schmidt = p.turbulent_schmidt;
   o.theta_diffusion = p.heat_diffusion == "potential_temperature";

@@ -431,6 +431,32 @@ TEST_CASE("moist air: N^2 from the gradients of theta_li and q_t, unsaturated an
   const double pi = eq.exner(p);
   CHECK(smagorinsky.nu_t(eq, equilibrium_at_pressure(eq, 290.0, p, 0.010), pi, sheared) == 0.0);
   CHECK(smagorinsky.nu_t(eq, equilibrium_at_pressure(eq, 290.0, p, 0.016), pi, sheared) > 0.0);
+
+  // A cloudy node whose gradients span a capping inversion (theta_li up 8.5 K and q_t
+  // down 7.5 g/kg over 50 m, DYCOMS-II RF01): unstable for saturated parcels, stable in
+  // the unsaturated form, which a cloud's edge asks for.
+  const Moist::Prim top = equilibrium_at_pressure(eq, 283.0, p, 0.012);
+  REQUIRE(top.q_l > 0);
+  Moist::Gradients inversion{};
+  inversion.dtheta[2] = 8.5 / 50, inversion.dc[0][2] = -7.5e-3 / 50;
+  const double saturated = eq.buoyancy_frequency_squared(top, pi, inversion, 9.81);
+  const double edge = eq.buoyancy_frequency_squared(top, pi, inversion, 9.81, true);
+  CHECK(saturated < 0);
+  CHECK(edge > 0);
+  // The unsaturated form: g / theta_rho ((1 + eps q_t) dtheta/dz + eps theta dq_t/dz).
+  const double eps = eq.thermo.water.R_v / eq.gas.R_d - 1, theta = top.T / pi;
+  CHECK(edge == Approx(9.81 / theta_rho_of(eq, top) *
+                       ((1 + eps * top.q_t) * inversion.dtheta[2] + eps * theta * inversion.dc[0][2])));
+  // Clear air is unchanged by it.
+  const Moist::Prim clear_air = equilibrium_at_pressure(eq, 290.0, p, 0.010);
+  CHECK(eq.buoyancy_frequency_squared(clear_air, pi, inversion, 9.81, true) ==
+        eq.buoyancy_frequency_squared(clear_air, pi, inversion, 9.81));
+  // Smagorinsky: an eddy viscosity across the inversion in the saturated form, none at
+  // a cloud's edge with a weak shear.
+  Moist::Gradients sheared_top = inversion;
+  sheared_top.du[0][2] = 0.05;
+  CHECK(smagorinsky.nu_t(eq, top, pi, sheared_top) > 0.0);
+  CHECK(smagorinsky.nu_t(eq, top, pi, sheared_top, true) == 0.0);
 }
 
 TEST_CASE("moist air: derived fields; dry air's sound speed at q_t = 0", "[moist]") {
