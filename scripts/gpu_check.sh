@@ -127,7 +127,7 @@ PY
   fi
 }
 time_case bomex "BOMEX (cases/bomex.toml, 16 x 16 x 19 elements, N = 4)" "${SQUALL_GPU_BOMEX_SECONDS:-300}" 6
-time_case dycoms_rf01 "DYCOMS-II RF01 (cases/dycoms_rf01.toml, 24 x 24 x 19 elements, N = 4)" \
+time_case dycoms_rf01 "DYCOMS-II RF01 (cases/dycoms_rf01.toml, 24 x 24 x 19 elements in 30-150 m layers, N = 4)" \
   "${SQUALL_GPU_DYCOMS_SECONDS:-120}" 4
 
 log ""
