@@ -104,7 +104,7 @@ dycoms)
   dargs=(--set dg.order=2 --set "mesh.elements=[2,2,6]" --set time.max_steps=20 --set output.interval=0
          --set output.profiles_interval=0 --set output.checkpoint_interval=0)
   restart_2_to_3 "${dargs[@]}" --set "mesh.element_heights=[400.0,300.0,200.0,150.0,150.0,300.0]"
-  prun 1 --output other "${dargs[@]}" --set mesh.height_ratio=1.2 --restart full/checkpoint_000010.h5 >other.log 2>&1
+  prun 1 --output other "${dargs[@]}" --set "mesh.element_heights=[]" --set mesh.height_ratio=1.2 --restart full/checkpoint_000010.h5 >other.log 2>&1
   status=$?
   cat other.log
   [ "$status" = 2 ] || fail "a restart with other element layers exited with $status, not 2"
