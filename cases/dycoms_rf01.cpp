@@ -6,7 +6,8 @@
 /// K and q_t = 1.5 g/kg; u = 7, v = -5.5 m/s (the geostrophic wind); hydrostatic from
 /// p_s = 1017.8 hPa; random perturbations below 200 m of 0.1 K in theta_l and 0.025 g/kg
 /// in q_t (case.* keys). diagnostics.csv also has the inversion height, the mean over
-/// columns of the highest node with q_t >= 8 g/kg. The radiation, subsidence, Coriolis,
+/// columns of the highest height where q_t falls through 8 g/kg (linearly interpolated
+/// between the two nodes around it). The radiation, subsidence, Coriolis,
 /// surface fluxes and sponge are config keys (cases/dycoms_rf01.toml).
 #include "cases/moist_les.hpp"
 #include "cases/registry.hpp"

@@ -137,11 +137,33 @@ std::vector<CaseDiagnostic> MoistLes::diagnostics(const HostSolution& s, MPI_Com
   return d;
 }
 
+/// The highest height in one element's line of nodes (i, j) along z where q_t falls
+/// through the inversion threshold going up: between two nodes, linearly interpolated;
+/// the top node itself where q_t there is still at or above it (the crossing is then at
+/// or above the element's top face, and the element above, if it has one, finds it).
+/// -inf where no node reaches the threshold. It depends on this element alone, so a
+/// column's maximum over its elements is the same on any partition.
+double MoistLes::highest_crossing(const std::vector<double>& q_t, const std::vector<double>& z, int i, int j,
+                                  int n1) const {
+  const double threshold = sounding_.inversion_qt;
+  const auto node = [&](int k) { return static_cast<size_t>((k * n1 + j) * n1 + i); };
+  double highest = -std::numeric_limits<double>::infinity();
+  if (q_t[node(n1 - 1)] >= threshold) highest = z[node(n1 - 1)];
+  for (int k = n1 - 2; k >= 0 && highest == -std::numeric_limits<double>::infinity(); --k) {
+    const double below = q_t[node(k)], above = q_t[node(k + 1)];
+    if (below >= threshold && above < threshold)
+      highest = z[node(k)] + (below - threshold) / (below - above) * (z[node(k + 1)] - z[node(k)]);
+  }
+  return highest;
+}
+
 /// The cloud statistics of the current solution (collective): each column of LGL nodes
 /// of each element column is cloudy where any of its nodes is; cloud cover is their area
 /// fraction with the quadrature weights, LWP the quadrature of rho q_l over the domain
-/// per unit area (exact sums), z_i the area-weighted mean of the columns' highest node
-/// with q_t >= the threshold (columns without one left out; NaN if none has one).
+/// per unit area (exact sums), z_i the area-weighted mean of the columns' highest height
+/// where q_t falls through the threshold, linearly interpolated between the two nodes
+/// around it (highest_crossing; columns without a node at or above it left out; NaN if
+/// none has one).
 MoistLes::CloudStatistics MoistLes::statistics(const HostSolution& s, MPI_Comm comm) const {
   const Moist eq = Moist::make(equations().gas, water());
   const int n1 = static_cast<int>(s.lgl_weights.size()), nx = elements_[0], ny = elements_[1];
@@ -149,6 +171,7 @@ MoistLes::CloudStatistics MoistLes::statistics(const HostSolution& s, MPI_Comm c
   const size_t ncolumns = static_cast<size_t>(nx) * ny * n1 * n1;
   std::vector<int> cloudy(ncolumns, 0);
   std::vector<double> inversion(sounding_.inversion_qt > 0 ? ncolumns : 0, lowest);
+  std::vector<double> water(s.q.extent(2)), height(s.q.extent(2));  // one element's q_t and z
   ExactSum water_path;
   double base = std::numeric_limits<double>::infinity(), top = -base, max_ql = 0, max_w = -base;
   for (size_t e = 0; e < s.q.extent(0); ++e) {
@@ -168,7 +191,14 @@ MoistLes::CloudStatistics MoistLes::statistics(const HostSolution& s, MPI_Comm c
         cloudy[column] = 1;
         base = std::min(base, z), top = std::max(top, z);
       }
-      if (!inversion.empty() && w.q_t >= sounding_.inversion_qt) inversion[column] = std::max(inversion[column], z);
+      if (!inversion.empty()) water[n] = w.q_t, height[n] = z;
+    }
+    if (!inversion.empty()) {
+      for (int j = 0; j < n1; ++j)
+        for (int i = 0; i < n1; ++i) {
+          const size_t column = ((static_cast<size_t>(ey) * nx + ex) * n1 + j) * n1 + i;
+          inversion[column] = std::max(inversion[column], highest_crossing(water, height, i, j, n1));
+        }
     }
   }
   MPI_Allreduce(MPI_IN_PLACE, cloudy.data(), static_cast<int>(cloudy.size()), MPI_INT, MPI_MAX, comm);

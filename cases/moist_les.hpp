@@ -59,6 +59,7 @@ class MoistLes : public Case {
     double lwp, cover, base, top, max_ql, max_w, inversion;
   };
   CloudStatistics statistics(const HostSolution& s, MPI_Comm comm) const;
+  double highest_crossing(const std::vector<double>& q_t, const std::vector<double>& z, int i, int j, int n1) const;
 
   MoistSounding sounding_;
   Real bottom_, height_;

@@ -432,10 +432,14 @@ void read_z_faces(Values& values, Config& c) {
   std::vector<double> faces{lo};
   for (int k = 0; k + 1 < nz; ++k) faces.push_back(faces.back() + heights[k]);
   faces.push_back(hi);
+  // A layer too thin to tell its faces apart: blame the key that made it.
+  const KeySpec& culprit = a->empty() ? spec("mesh", "height_ratio") : hk;
   for (int k = 0; k < nz; ++k)
     if (!(faces[k + 1] - faces[k] > 1e-9 * std::max({std::abs(lo), std::abs(hi), span})))
-      fail(hv, full_name(hk), "element layers higher than 1e-9 of the coordinates; layer " + std::to_string(k) +
-                                  " is " + format_value(faces[k + 1] - faces[k]) + " m high");
+      fail(values.at(culprit), full_name(culprit),
+           std::string(a->empty() ? "a ratio closer to 1 for " + std::to_string(nz) + " element layers: " : "") +
+               "element layers higher than 1e-9 of the coordinates; layer " + std::to_string(k) + " is " +
+               format_value(faces[k + 1] - faces[k]) + " m high");
   c.mesh.z_faces = faces;
 }
 

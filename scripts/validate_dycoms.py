@@ -8,7 +8,8 @@
 Runs the configuration to --end-time (4 h) with a checkpoint every --checkpoint-interval
 (continue a stopped run with --resume), then, from its profiles.nc and diagnostics.csv:
   - the time series of the liquid water path, cloud cover, cloud base and top and the
-    inversion height z_i (the mean over columns of the highest node with q_t >= 8 g/kg),
+    inversion height z_i (the mean over columns of the highest height where q_t falls
+    through 8 g/kg, interpolated between nodes; older versions wrote the highest node),
     with the entrainment rate w_e = dz_i/dt + D z_i (D = 3.75e-6 1/s) over the window
     (timeseries.png);
   - the hour 3-4 (--window) mean profiles of theta_l, q_t, q_l, cloud fraction, w'w',
