@@ -64,6 +64,11 @@ void Json::write(std::string& out, int indent, int depth) const {
     case Kind::boolean: out += boolean_ ? "true" : "false"; return;
     case Kind::integer: out += std::to_string(integer_); return;
     case Kind::string: escape(out, string_); return;
+    case Kind::raw: {
+      const auto end = string_.find_last_not_of(" \n\r\t");
+      out += end == std::string::npos ? std::string("null") : string_.substr(0, end + 1);
+      return;
+    }
     case Kind::number: {
       if (!std::isfinite(number_)) { out += "null"; return; }
       char buf[32];
@@ -76,7 +81,8 @@ void Json::write(std::string& out, int indent, int depth) const {
       const bool object = kind_ == Kind::object;
       const bool flat = !object && [&] {  // short arrays of scalars stay on one line
         for (const auto& m : members_)
-          if (m.second.kind_ == Kind::object || m.second.kind_ == Kind::array) return false;
+          if (m.second.kind_ == Kind::object || m.second.kind_ == Kind::array || m.second.kind_ == Kind::raw)
+            return false;
         return members_.size() <= 8;
       }();
       out += object ? '{' : '[';

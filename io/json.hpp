@@ -20,6 +20,8 @@ class Json {
 
   static Json object() { Json j; j.kind_ = Kind::object; return j; }
   static Json array() { Json j; j.kind_ = Kind::array; return j; }
+  /// JSON text written as it is (a value this class wrote before, read back from a file).
+  static Json raw(std::string text) { Json j; j.kind_ = Kind::raw; j.string_ = std::move(text); return j; }
 
   /// Object: sets `key` (replacing an existing one, keeping its place).
   Json& set(const std::string& key, Json value);
@@ -29,7 +31,7 @@ class Json {
   std::string dump(int indent = 2) const;
 
  private:
-  enum class Kind { null, number, integer, boolean, string, object, array };
+  enum class Kind { null, number, integer, boolean, string, object, array, raw };
   void write(std::string& out, int indent, int depth) const;
 
   Kind kind_ = Kind::null;

@@ -87,6 +87,15 @@ void write_summary(const std::string& dir, const RunSummary& s) {
     j.set("restarted_from", s.restarted_from.empty() ? Json() : Json(s.restarted_from));
     j.set("stopped_by_signal", s.stop_signal != 0 ? Json(s.stop_signal) : Json());
   }
+  if (s.member_index >= 0) {
+    Json member = Json::object();
+    member.set("index", s.member_index);
+    member.set("ensemble_file", s.ensemble_file);
+    Json overrides = Json::array();
+    for (const auto& o : s.member_overrides) overrides.push(Json(o));
+    member.set("overrides", overrides);
+    j.set("ensemble_member", member);
+  }
   if (!s.note.empty()) j.set("note", s.note);
   write_file_atomically(dir + "/summary.json", j.dump());
 }

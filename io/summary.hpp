@@ -48,6 +48,11 @@ struct RunSummary {
   std::vector<std::pair<std::string, double>> case_diagnostics;
   int stop_signal = 0;         ///< the signal that stopped the run early (0: none)
   std::string restarted_from;  ///< checkpoint the run continued from ("" if none)
+  /// A member of an ensemble (squall ensemble): its index (-1: a run of its own), the
+  /// ensemble file and the member's own overrides.
+  int member_index = -1;
+  std::string ensemble_file;
+  std::vector<std::string> member_overrides;
 };
 
 /// Writes `dir`/summary.json (atomically); RunError naming the file on failure.

@@ -109,8 +109,8 @@ std::string check_memory(const Config& config, int variables, int ranks, int nod
   return "";
 }
 
-void run_simulation(const Config& config, const CaseInfo& case_info, const std::string& output_dir,
-                    MPI_Comm comm, const std::string& restart) {
+io::RunSummary run_simulation(const Config& config, const CaseInfo& case_info, const std::string& output_dir,
+                              MPI_Comm comm, const std::string& restart, const io::RunSummary* member) {
   const int ranks = comm_size(comm);
   Timers timers;
   make_output_dir(output_dir, comm);
@@ -158,6 +158,11 @@ void run_simulation(const Config& config, const CaseInfo& case_info, const std::
   s.dof = dof;
   s.rk_stages = TimeIntegrator::stages_of(config.time.integrator);
   s.face_counts = {global_faces[0], global_faces[1], global_faces[2] / 2};
+  if (member) {
+    s.member_index = member->member_index;
+    s.ensemble_file = member->ensemble_file;
+    s.member_overrides = member->member_overrides;
+  }
 
   std::string restart_path = restart;
   if (restart == "latest") {
@@ -199,6 +204,7 @@ void run_simulation(const Config& config, const CaseInfo& case_info, const std::
   });
   if (!written.ok()) throw RunError(written.message);
   log::info("wrote " + output_dir + "/summary.json");
+  return s;
 }
 
 }  // namespace squall

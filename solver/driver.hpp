@@ -8,6 +8,7 @@
 #include <string>
 
 #include "core/config.hpp"
+#include "io/summary.hpp"
 #include "solver/case.hpp"
 
 namespace squall {
@@ -28,8 +29,9 @@ std::string check_memory(const Config& config, int variables, int ranks, int nod
 
 /// Runs `config` for `case_info`, writing into `output_dir`; with `restart` (a
 /// checkpoint path, or "latest" for the newest in output_dir) continues from it.
-/// Returns when summary.json is written.
-void run_simulation(const Config& config, const CaseInfo& case_info, const std::string& output_dir,
-                    MPI_Comm comm, const std::string& restart = "");
+/// Returns the summary once summary.json is written. `member` (a member of an
+/// ensemble) gives the summary's ensemble_member keys.
+io::RunSummary run_simulation(const Config& config, const CaseInfo& case_info, const std::string& output_dir,
+                              MPI_Comm comm, const std::string& restart = "", const io::RunSummary* member = nullptr);
 
 }  // namespace squall

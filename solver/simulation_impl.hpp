@@ -404,8 +404,10 @@ void run_equations(const RunContext& ctx, std::unique_ptr<Case> the_case) {
     final_checkpoint = checkpoint();
     log::warn("stopped by signal " + std::to_string(stop_signal) + " at step " + std::to_string(run.step) +
               ", t = " + std::to_string(run.t) + " s; state saved in " + final_checkpoint +
-              "; continue with the same command and --restart latest, e.g. squall run " + config.source +
-              " --output " + ctx.output_dir + " --restart latest");
+              "; continue with the same command and --restart latest, e.g. " +
+              (ctx.summary.member_index >= 0
+                   ? "squall ensemble " + ctx.summary.ensemble_file + " --restart latest"
+                   : "squall run " + config.source + " --output " + ctx.output_dir + " --restart latest"));
   }
   if (run.t != last_output_time) output(run.output_count + 1);
   if (schedule.profiles_interval > 0) profiles();

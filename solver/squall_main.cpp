@@ -3,6 +3,8 @@
 /// Exit status: 0 success, 1 the run failed, 2 bad input (command line, config, files),
 /// always agreed by all ranks, with one message from rank 0.
 #include <CLI/CLI.hpp>
+#include <filesystem>
+#include <functional>
 #include <iostream>
 #include <sstream>
 #include <string>
@@ -16,7 +18,9 @@
 #include "io/config_keys.hpp"
 #include "io/config_reader.hpp"
 #include "io/disk_space.hpp"
+#include "io/ensemble_file.hpp"
 #include "solver/driver.hpp"
+#include "solver/ensemble.hpp"
 
 namespace squall {
 namespace {
@@ -28,25 +32,31 @@ struct Arguments {
   std::string restart;
   bool quiet = false;
   bool list_keys = false;
+  bool check_only = false;
 };
 
 std::uint64_t memory_estimate = 0;  // per rank, from load_config, for `check`
 
-/// Reads (rank 0), broadcasts and validates the config on every rank, and checks that
-/// the mesh fits the nodes' memory. The outcome is agreed, so a bad config ends every
-/// rank the same way.
-CollectiveOutcome load_config(MPI_Comm comm, const Arguments& args, Config& config) {
-  std::string text;
-  CollectiveOutcome out = collective(comm, [&] {
-    if (comm_rank(comm) == 0) text = io::read_config_text(args.config_path);
-  });
-  if (!out.ok()) return out;
-  broadcast(comm, text, 0);
+/// Validates a config already read on every rank (`text` from `source` with `overrides`)
+/// and checks that the mesh fits the nodes' memory; `context` prefixes the messages (an
+/// ensemble member). The outcome is agreed, so a bad config ends every rank the same way.
+CollectiveOutcome check_config(MPI_Comm comm, const std::string& text, const std::string& source,
+                               const std::vector<std::string>& overrides, Config& config,
+                               const std::string& context = "") {
+  const auto in_context = [&](const std::function<void()>& phase) {
+    return collective(comm, [&] {
+      try {
+        phase();
+      } catch (const InputError& e) {
+        throw InputError(context + e.what());
+      }
+    });
+  };
   int variables = 0;
-  out = collective(comm, [&] {
+  CollectiveOutcome out = in_context([&] {
     std::vector<std::string> names;
     for (const CaseInfo& c : cases::registered_cases()) names.push_back(c.name);
-    config = io::parse_config(text, args.config_path, args.overrides, names);
+    config = io::parse_config(text, source, overrides, names);
     check_config_for_ranks(config, comm_size(comm));
     const auto the_case = cases::find_case(config.case_.name)->make(config);  // a case's own checks
     variables = 5 + (the_case->moist() ? 1 : 0) + static_cast<int>(config.physics.tracers.size());
@@ -55,10 +65,26 @@ CollectiveOutcome load_config(MPI_Comm comm, const Arguments& args, Config& conf
   // Memory, per node: a mesh too large for the nodes is bad input, not std::bad_alloc.
   const int node_ranks = ranks_on_node(comm);
   std::string warning;
-  out = collective(comm, [&] { warning = check_memory(config, variables, comm_size(comm), node_ranks); });
-  if (out.ok() && !warning.empty()) log::warn(warning);
+  out = in_context([&] { warning = check_memory(config, variables, comm_size(comm), node_ranks); });
+  if (out.ok() && !warning.empty()) log::warn(context + warning);
   if (out.ok()) memory_estimate = memory_per_rank(config, variables, comm_size(comm));
   return out;
+}
+
+/// Rank 0 reads a config (or ensemble) file; every rank gets its text.
+CollectiveOutcome read_shared(MPI_Comm comm, const std::string& path, std::string& text) {
+  CollectiveOutcome out = collective(comm, [&] {
+    if (comm_rank(comm) == 0) text = io::read_config_text(path);
+  });
+  if (out.ok()) broadcast(comm, text, 0);
+  return out;
+}
+
+/// Reads (rank 0), broadcasts and validates the config on every rank.
+CollectiveOutcome load_config(MPI_Comm comm, const Arguments& args, Config& config) {
+  std::string text;
+  if (const auto out = read_shared(comm, args.config_path, text); !out.ok()) return out;
+  return check_config(comm, text, args.config_path, args.overrides, config);
 }
 
 int report(const CollectiveOutcome& out) {
@@ -93,6 +119,50 @@ int command_run(MPI_Comm comm, const Arguments& args) {
   const std::string dir = io::resolved_output_dir(config);
   const CaseInfo& case_info = *cases::find_case(config.case_.name);
   return report(collective(comm, [&] { run_simulation(config, case_info, dir, comm, args.restart); }));
+}
+
+/// squall ensemble: reads the ensemble file and validates every member's config before
+/// any member runs (bad input: exit 2 naming the member and the key).
+int command_ensemble(MPI_Comm comm, const Arguments& args) {
+  EnsemblePlan plan;
+  std::string text, base;
+  if (const auto out = read_shared(comm, args.config_path, text); !out.ok()) return report(out);
+  if (const auto out = collective(comm, [&] { plan.spec = io::parse_ensemble(text, args.config_path, args.overrides); });
+      !out.ok())
+    return report(out);
+  if (const auto out = read_shared(comm, plan.spec.base_config, base); !out.ok())
+    return report(CollectiveOutcome{out.status, out.failing_rank,
+                                    args.config_path + ": ensemble.config: " + out.message});
+  for (const io::EnsembleMember& member : plan.spec.members) {
+    std::vector<std::string> overrides = plan.spec.common;
+    overrides.insert(overrides.end(), member.overrides.begin(), member.overrides.end());
+    Config config;
+    const std::string context = args.config_path + ": member " + std::to_string(member.index) + ": ";
+    if (const auto out = check_config(comm, base, plan.spec.base_config, overrides, config, context); !out.ok())
+      return report(out);
+    plan.configs.push_back(std::move(config));
+  }
+  plan.case_info = cases::find_case(plan.configs.front().case_.name);
+  if (!args.output_dir.empty())
+    plan.output_dir = args.output_dir;
+  else if (!plan.spec.output_dir.empty())
+    plan.output_dir = plan.spec.output_dir;
+  else
+    plan.output_dir = "output/" + std::filesystem::path(args.config_path).stem().string();
+  if (args.check_only) {
+    const auto& e = plan.configs.front().mesh.elements;
+    log::info(args.config_path + ": ok (" + std::to_string(plan.configs.size()) + " member(s) of case " +
+              plan.case_info->name + ", " + std::to_string(e[0]) + " x " + std::to_string(e[1]) + " x " +
+              std::to_string(e[2]) + " elements, N = " + std::to_string(plan.configs.front().dg.order) + ", into " +
+              plan.output_dir + "/member_NNN)");
+    return exit_ok;
+  }
+  if (!args.restart.empty() && args.restart != "latest") {
+    log::error("ensemble --restart: expected 'latest' (each member continues from its newest checkpoint), found '" +
+               args.restart + "'");
+    return exit_input_error;
+  }
+  return run_ensemble(plan, comm, args.restart == "latest");
 }
 
 int command_cases() {
@@ -140,6 +210,17 @@ int main(int argc, char** argv) {
   check->add_flag("--list-keys", args.list_keys,
                   "print every config key with its default and meaning");
 
+  auto* ensemble = app.add_subcommand("ensemble", "run the members of an ensemble file, each into its own directory");
+  ensemble->add_option("ensemble", args.config_path, "ensemble file, e.g. cases/bomex_seeds.toml")->required();
+  ensemble->add_option("--set", args.overrides, "override a config key of every member, as for run")
+      ->expected(1)
+      ->multi_option_policy(CLI::MultiOptionPolicy::TakeAll);
+  ensemble->add_option("--output", args.output_dir, "the ensemble's output directory (overrides ensemble.output_dir)");
+  ensemble->add_option("--restart", args.restart,
+                       "'latest': keep the members that ended, continue the others from their newest checkpoints");
+  ensemble->add_flag("--check", args.check_only, "validate the ensemble file and every member's config, run nothing");
+  ensemble->add_flag("--quiet", args.quiet, "print warnings and errors only");
+
   app.add_subcommand("cases", "list the built-in cases");
   app.footer("Config keys: squall check --list-keys. Exit status: 0 ok, 1 run failed, 2 bad input.");
 
@@ -163,5 +244,6 @@ int main(int argc, char** argv) {
 
   if (run->parsed()) return command_run(env.comm(), args);
   if (check->parsed()) return command_check(env.comm(), args);
+  if (ensemble->parsed()) return command_ensemble(env.comm(), args);
   return command_cases();
 }

@@ -1,0 +1,35 @@
+#pragma once
+/// `squall ensemble`: the members of an ensemble file run one after another, each on all
+/// ranks, each exactly as `squall run` runs its config (the same state_checksum), into
+/// <ensemble output>/member_NNN with its own fields, profiles, diagnostics, checkpoints
+/// and summary.json; a member that fails is reported and the others go on. The
+/// ensemble's record is <ensemble output>/ensemble_summary.json (per-member status,
+/// checksum, wall time and cost), rewritten after every member. docs/ensembles.md.
+#include <mpi.h>
+
+#include <string>
+#include <vector>
+
+#include "core/config.hpp"
+#include "io/ensemble_file.hpp"
+#include "solver/case.hpp"
+
+namespace squall {
+
+/// A validated ensemble: its file, one config per member (the base config with the
+/// common and the member's overrides) and the members' shared case.
+struct EnsemblePlan {
+  io::EnsembleSpec spec;
+  std::vector<Config> configs;
+  const CaseInfo* case_info = nullptr;
+  std::string output_dir;
+};
+
+/// Runs the members (collective over `comm`). With `restart_latest`, members that ended
+/// (done or failed) are kept as they are, a member with checkpoints continues from its
+/// newest and the others start. A stop signal ends the member running with a checkpoint
+/// and starts no other. Returns the exit status: 0 when every member that ran is done
+/// (or stopped by a signal), 1 when one failed.
+int run_ensemble(const EnsemblePlan& plan, MPI_Comm comm, bool restart_latest);
+
+}  // namespace squall
