@@ -1,0 +1,137 @@
+#!/usr/bin/env bash
+# ensemble.sh SQUALL CASES_DIR WORKDIR MPIEXEC TEST
+# `squall ensemble` scenarios on a tiny bomex_small: every member ends in the state of the
+# same config run alone with `squall run` (its state_checksum), on other rank counts, for
+# 1, 4 and 8 members, with seeds and a closure constant varying, across a stop by signal
+# and a restart on another rank count; a member that blows up fails alone.
+set -u
+squall=$1 cases=$2 work=$3 mpiexec=$4 test=$5
+here=$(cd "$(dirname "$0")" && pwd)
+check="python3 $here/../regression/check_summary.py"
+rm -rf "$work/$test" && mkdir -p "$work/$test" && cd "$work/$test" || exit 1
+fail() { echo "FAIL: $*"; exit 1; }
+common='"dg.order=2", "mesh.elements=[2,2,3]", "output.interval=0", "output.profiles_interval=0"'
+# solo NAME RANKS OVERRIDES...: the base config with the common and the member's
+# overrides, run alone.
+solo() {
+  local name=$1 ranks=$2; shift 2
+  local args=()
+  for o in "dg.order=2" "mesh.elements=[2,2,3]" "output.interval=0" "output.profiles_interval=0" "$@"; do
+    args+=(--set "$o")
+  done
+  $mpiexec -n "$ranks" "$squall" run "$cases/bomex_small.toml" --quiet --output "$name" "${args[@]}" ||
+    fail "solo run $name"
+}
+# same MEMBER_DIR SOLO_DIR: the member's state_checksum is the solo run's.
+same() { $check same-checksum "$1/summary.json" "$2/summary.json" || fail "$1 differs from $2"; }
+# status FILE KEY VALUE: ensemble_summary.json's status_counts.KEY is VALUE.
+count() {
+  python3 -c "import json,sys; s=json.load(open(sys.argv[1])); c=s['status_counts'][sys.argv[2]]; \
+assert c == int(sys.argv[3]), (sys.argv[2], c)" "$1" "$2" "$3" || fail "status_counts.$2 is not $3"
+}
+
+case $test in
+members)
+  # 4 members on 2 ranks: three seeds from "range", one member of its own with another
+  # Smagorinsky constant; each against its solo run on 1 rank.
+  cat > e.toml <<EOF
+[ensemble]
+config = "$cases/bomex_small.toml"
+set = [$common, "time.max_steps=8", "output.checkpoint_interval=0"]
+members = 3
+vary = { "case.seed" = "range" }
+
+[[member]]
+set = ["case.seed=7", "physics.smagorinsky_cs=0.25"]
+EOF
+  $mpiexec -n 2 "$squall" ensemble e.toml --output ens --quiet || fail "ensemble"
+  count ens/ensemble_summary.json done 4
+  for m in 0 1 2; do
+    solo solo$m 1 time.max_steps=8 output.checkpoint_interval=0 case.seed=$m
+    same ens/member_00$m solo$m
+  done
+  solo solo3 1 time.max_steps=8 output.checkpoint_interval=0 case.seed=7 physics.smagorinsky_cs=0.25
+  same ens/member_003 solo3
+  # The members really differ, and their summaries say which member they are.
+  $check same-checksum ens/member_000/summary.json ens/member_001/summary.json && fail "seeds 0 and 1 gave one state"
+  python3 -c "import json; m=json.load(open('ens/member_003/summary.json'))['ensemble_member']; \
+assert m['index'] == 3 and m['overrides'] == ['case.seed=7', 'physics.smagorinsky_cs=0.25'], m" ||
+    fail "member_003/summary.json lacks its member keys"
+  ;;
+sweep)
+  # 1 member, and 8 members sweeping the Smagorinsky constant (3 ranks).
+  cat > one.toml <<EOF
+[ensemble]
+config = "$cases/bomex_small.toml"
+set = [$common, "time.max_steps=6", "output.checkpoint_interval=0"]
+members = 1
+EOF
+  "$squall" ensemble one.toml --output one --quiet || fail "1-member ensemble"
+  solo solo 2 time.max_steps=6 output.checkpoint_interval=0
+  same one/member_000 solo
+  cat > eight.toml <<EOF
+[ensemble]
+config = "$cases/bomex_small.toml"
+set = [$common, "time.max_steps=6", "output.checkpoint_interval=0"]
+vary = { "physics.smagorinsky_cs" = [0.1, 0.12, 0.14, 0.16, 0.18, 0.2, 0.22, 0.24] }
+EOF
+  $mpiexec -n 3 "$squall" ensemble eight.toml --output eight --quiet || fail "8-member ensemble"
+  count eight/ensemble_summary.json done 8
+  i=0
+  for cs in 0.1 0.12 0.14 0.16 0.18 0.2 0.22 0.24; do
+    solo cs$i 1 time.max_steps=6 output.checkpoint_interval=0 physics.smagorinsky_cs=$cs
+    same eight/member_00$i cs$i
+    i=$((i + 1))
+  done
+  ;;
+restart)
+  # 3 members on 2 ranks, stopped by SIGUSR1 in the middle, continued on 1 rank with
+  # --restart latest: each ends in its solo run's state.
+  cat > e.toml <<EOF
+[ensemble]
+config = "$cases/bomex_small.toml"
+set = [$common, "time.max_steps=1000", "output.checkpoint_steps=100"]
+members = 3
+vary = { "case.seed" = [3, 4, 5] }
+EOF
+  $mpiexec -n 2 "$squall" ensemble e.toml --output ens > log.txt 2>&1 &
+  pid=$!
+  for _ in $(seq 300); do [ -f ens/member_001/fields_000000.nc ] && break; sleep 0.1; done
+  sleep 0.3
+  kill -USR1 "$pid"
+  wait "$pid"
+  status=$?
+  cat log.txt
+  [ "$status" = 0 ] || fail "the stopped ensemble exited with $status"
+  grep -q "squall ensemble e.toml --restart latest" log.txt || fail "no message on how to continue"
+  python3 -c "import json; s=json.load(open('ens/ensemble_summary.json'))['status_counts']; \
+assert s['done'] < 3 and s['stopped'] + s['not run'] > 0, s" || fail "the signal did not stop the ensemble"
+  "$squall" ensemble e.toml --output ens --restart latest --quiet || fail "restart on 1 rank"
+  count ens/ensemble_summary.json done 3
+  for m in 0 1 2; do
+    solo solo$m 1 time.max_steps=1000 output.checkpoint_steps=100 case.seed=$((m + 3))
+    same ens/member_00$m solo$m
+  done
+  ;;
+failure)
+  # A member whose fixed time step is far too long blows up; the others are done, the
+  # ensemble exits 1 and says which member failed.
+  cat > e.toml <<EOF
+[ensemble]
+config = "$cases/bomex_small.toml"
+set = [$common, "time.max_steps=20", "output.checkpoint_interval=0"]
+vary = { "time.dt" = [1.0, 400.0, 1.5] }
+EOF
+  "$squall" ensemble e.toml --output ens > log.txt 2>&1
+  status=$?
+  cat log.txt
+  [ "$status" = 1 ] || fail "exit status $status, expected 1"
+  grep -q "member 1 (time.dt=400.0) failed" log.txt || fail "the failed member is not named"
+  count ens/ensemble_summary.json done 2
+  count ens/ensemble_summary.json failed 1
+  solo solo2 1 time.max_steps=20 output.checkpoint_interval=0 time.dt=1.5
+  same ens/member_002 solo2
+  ;;
+*) fail "unknown test $test" ;;
+esac
+echo "ok: $test"
