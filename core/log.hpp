@@ -6,6 +6,9 @@
 namespace squall::log {
 
 void set_rank(int rank);
+/// Text put before every line (e.g. "[member 3] " while ranks run ensemble members side
+/// by side); "" for none.
+void set_tag(const std::string& tag);
 /// Suppress info lines (warnings and errors still print). For tests and --quiet.
 void set_quiet(bool quiet);
 

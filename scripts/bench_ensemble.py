@@ -12,7 +12,8 @@ wall time of the whole job (process starts, set-up and output included: what a b
 allocation pays) and reports members per hour and core-seconds per member-simulated-hour
 (wall x --cores / (M x simulated hours): the allocation's cost, whatever the mode leaves
 idle). Modes:
-  ensemble    one `squall ensemble` process with M members (on --ranks ranks)
+  ensemble    one `squall ensemble` job with M members on --cores ranks, --ranks per member
+              (groups of --ranks ranks run their members side by side)
   serial      M `squall run` processes one after another (each on --ranks ranks)
   concurrent  M `squall run` processes at once (each on --ranks ranks), sharing the cores
 It checks that every member's state_checksum is the same in all modes. Writes
@@ -35,7 +36,7 @@ sys.path.insert(0, HERE)
 from scaling import UsageError, launcher_command, parse_int_list  # noqa: E402
 
 MODES = ("ensemble", "serial", "concurrent")
-LABELS = {"ensemble": "squall ensemble (one process)", "serial": "squall run, one after another",
+LABELS = {"ensemble": "squall ensemble (one job)", "serial": "squall run, one after another",
           "concurrent": "squall run, M processes at once"}
 
 
@@ -57,7 +58,9 @@ def run_mode(args, mode, members, folder):
             f.write("[ensemble]\n" f"config = {json.dumps(os.path.abspath(args.case))}\n"
                     f"set = {json.dumps(common)}\n" f"members = {members}\n"
                     'vary = { "case.seed" = "range" }\n')
-        runs.append(launcher + [args.squall, "ensemble", path, "--quiet", "--output", os.path.join(folder, "out")])
+        runs.append(launcher_command(args, args.cores) + [args.squall, "ensemble", path, "--quiet", "--output",
+                                                          os.path.join(folder, "out"), "--ranks-per-member",
+                                                          str(args.ranks)])
         dirs = [os.path.join(folder, "out", f"member_{m:03d}") for m in range(members)]
     else:
         dirs = [os.path.join(folder, f"run_{m:03d}") for m in range(members)]
@@ -159,6 +162,8 @@ def parse_args(argv):
     args.mode_list = [m for m in args.modes.split(",") if m]
     if any(m not in MODES for m in args.mode_list) or "serial" not in args.mode_list:
         raise UsageError(f"--modes {args.modes}: expected some of {', '.join(MODES)}, serial among them")
+    if args.cores % args.ranks != 0:
+        raise UsageError(f"--cores {args.cores}: expected a multiple of --ranks {args.ranks}")
     if not 1 <= args.order <= 8 or args.steps < 1 or args.ranks < 1 or args.cores < 1 or args.repeats < 1:
         raise UsageError("--order in 1..8, --steps, --ranks, --cores and --repeats at least 1")
     if not os.path.isfile(args.case):

@@ -85,15 +85,37 @@ std::string joined(const std::vector<std::string>& items) {
   return out.empty() ? std::string("the base config") : out;
 }
 
-void write_ensemble_summary(const EnsemblePlan& plan, const std::vector<MemberRecord>& records, int ranks,
-                            double wall) {
+/// A member's entry when it has no member.json (not run in this invocation, or not yet).
+MemberRecord not_run(const io::EnsembleMember& member, const std::string& dir) {
+  MemberRecord r;
+  r.entry = io::Json::object();
+  r.entry.set("index", member.index);
+  r.entry.set("dir", dir);
+  r.entry.set("overrides", string_array(member.overrides));
+  r.entry.set("status", r.status);
+  return r;
+}
+
+/// ensemble_summary.json from every member's member.json (rank 0 only; files that other
+/// groups write as their members end).
+void write_ensemble_summary(const EnsemblePlan& plan, int groups, double wall) {
+  std::vector<MemberRecord> records;
+  for (const io::EnsembleMember& member : plan.spec.members) {
+    const std::string dir = io::member_dir(plan.output_dir, member.index);
+    std::ifstream in(dir + "/member.json");
+    std::ostringstream text;
+    text << in.rdbuf();
+    records.push_back(in && !text.str().empty() ? read_record(text.str()) : not_run(member, dir));
+  }
   io::Json j = io::Json::object();
   j.set("ensemble_file", plan.spec.source);
   j.set("base_config", plan.spec.base_config);
   j.set("case", plan.case_info->name);
   j.set("common_overrides", string_array(plan.spec.common));
-  j.set("execution", "sequential: one member after another, each on all ranks");
-  j.set("ranks", ranks);
+  j.set("execution", std::to_string(groups) + " group(s) of " + std::to_string(plan.ranks_per_member) +
+                         " rank(s), side by side; each group runs its members (index modulo groups) one after another");
+  j.set("groups", groups);
+  j.set("ranks_per_member", plan.ranks_per_member);
   j.set("members", static_cast<long long>(records.size()));
   io::Json counts = io::Json::object();
   double simulated = 0, core = 0, member_wall = 0;
@@ -111,7 +133,7 @@ void write_ensemble_summary(const EnsemblePlan& plan, const std::vector<MemberRe
   j.set("core_seconds", core);
   j.set("simulated_seconds", simulated);
   j.set("core_seconds_per_simulated_hour", simulated > 0 ? io::Json(core * 3600 / simulated) : io::Json());
-  j.set("members_done_per_hour", member_wall > 0 ? io::Json(double(done) * 3600 / member_wall) : io::Json());
+  j.set("members_done_per_hour", wall > 0 ? io::Json(double(done) * 3600 / wall) : io::Json());
   io::Json list = io::Json::array();
   for (const auto& r : records) list.push(r.entry);
   j.set("member_records", list);
@@ -120,10 +142,25 @@ void write_ensemble_summary(const EnsemblePlan& plan, const std::vector<MemberRe
 
 }  // namespace
 
+int ranks_per_member(int ranks, int members, int requested) {
+  if (requested > 0) {
+    if (ranks % requested != 0)
+      throw InputError("--ranks-per-member " + std::to_string(requested) + ": expected a divisor of the " +
+                       std::to_string(ranks) + " rank(s)");
+    return requested;
+  }
+  int groups = 1;
+  for (int g = 1; g <= std::min(ranks, members); ++g)
+    if (ranks % g == 0) groups = g;
+  return ranks / groups;
+}
+
 int run_ensemble(const EnsemblePlan& plan, MPI_Comm comm, bool restart_latest) {
-  const int ranks = comm_size(comm);
-  const bool root = comm_rank(comm) == 0;
+  const int ranks = comm_size(comm), rank = comm_rank(comm);
+  const bool root = rank == 0;
   const double start = MPI_Wtime();
+  const int per_member = plan.ranks_per_member, groups = ranks / per_member, group = rank / per_member;
+  const int count = static_cast<int>(plan.spec.members.size());
   io::OutputLock lock;
   std::string lock_warning;
   const CollectiveOutcome made = collective(comm, [&] {
@@ -134,105 +171,119 @@ int run_ensemble(const EnsemblePlan& plan, MPI_Comm comm, bool restart_latest) {
       throw InputError("cannot create the ensemble's output directory '" + plan.output_dir + "': " + ec.message() +
                        "; choose another with --output or ensemble.output_dir");
     lock = io::OutputLock(plan.output_dir, lock_warning);
+    // A new ensemble: records of an earlier one in this directory are not its members'.
+    if (!restart_latest)
+      for (const io::EnsembleMember& member : plan.spec.members)
+        std::filesystem::remove(io::member_dir(plan.output_dir, member.index) + "/member.json", ec);
   });
   if (!made.ok()) {
     log::error(made.message);
     return made.status;
   }
   if (!lock_warning.empty()) log::warn(lock_warning);
-  const int count = static_cast<int>(plan.spec.members.size());
   log::info("ensemble " + plan.spec.source + ": " + std::to_string(count) + " member(s) of " + plan.spec.base_config +
-            " (case " + plan.case_info->name + "), one after another on " + std::to_string(ranks) +
-            " rank(s), into " + plan.output_dir + "/member_NNN");
+            " (case " + plan.case_info->name + ") into " + plan.output_dir + "/member_NNN, " +
+            std::to_string(groups) + " group(s) of " + std::to_string(per_member) + " rank(s) side by side");
 
-  std::vector<MemberRecord> records(static_cast<size_t>(count));
+  // The ranks form groups of per_member consecutive ranks; group g runs the members whose
+  // index modulo the group count is g, in order.
+  MPI_Comm group_comm = MPI_COMM_NULL;
+  MPI_Comm_split(comm, group, rank, &group_comm);
+  const bool group_root = comm_rank(group_comm) == 0;
+  if (groups > 1) log::set_rank(comm_rank(group_comm));
   bool stopped = false;
   int worst = exit_ok;
-  for (int m = 0; m < count; ++m) {
+  for (int m = group; m < count; m += groups) {
     const io::EnsembleMember& member = plan.spec.members[static_cast<size_t>(m)];
     const std::string dir = io::member_dir(plan.output_dir, member.index);
-    MemberRecord& record = records[static_cast<size_t>(m)];
     const std::string what = "member " + std::to_string(member.index) + " (" + joined(member.overrides) + ")";
+    if (groups > 1) log::set_tag("[member " + std::to_string(member.index) + "] ");
     // What an earlier invocation left: kept when the member ended, continued when stopped.
-    const std::string previous = restart_latest ? shared_text(comm, dir + "/member.json") : std::string();
+    const std::string previous = restart_latest ? shared_text(group_comm, dir + "/member.json") : std::string();
     MemberRecord before;
     if (!previous.empty()) before = read_record(previous);
     if (before.status == "done" || before.status == "failed") {
-      record = before;
-      worst = std::max(worst, record.exit_status);
+      worst = std::max(worst, before.exit_status);
       log::info("ensemble: " + what + " " + before.status + " before; kept as it is");
       continue;
     }
-    record.entry = io::Json::object();
-    record.entry.set("index", member.index);
-    record.entry.set("dir", dir);
-    record.entry.set("overrides", string_array(member.overrides));
-    if (stopped || agreed_stop_signal(comm) != 0) {
+    if (stopped || agreed_stop_signal(group_comm) != 0) {
       stopped = true;
-      record.entry.set("status", record.status);
       continue;
     }
     const std::string restart = restart_latest && !io::latest_checkpoint(dir).empty() ? "latest" : "";
-    log::info("ensemble: " + what + ", " + std::to_string(m + 1) + " of " + std::to_string(count) + " -> " + dir +
-              (restart.empty() ? "" : " (continued from its newest checkpoint)"));
+    log::info("ensemble: " + what + " -> " + dir + (restart.empty() ? "" : " (continued from its newest checkpoint)"));
     io::RunSummary tag;
     tag.member_index = member.index;
     tag.ensemble_file = plan.spec.source;
     tag.member_overrides = member.overrides;
     io::RunSummary s;
-    const CollectiveOutcome outcome = collective(comm, [&] {
-      s = run_simulation(plan.configs[static_cast<size_t>(m)], *plan.case_info, dir, comm, restart, &tag);
+    const CollectiveOutcome outcome = collective(group_comm, [&] {
+      s = run_simulation(plan.configs[static_cast<size_t>(m)], *plan.case_info, dir, group_comm, restart, &tag);
     });
+    MemberRecord record;
     record.exit_status = outcome.status;
     record.status = !outcome.ok() ? "failed" : s.stop_signal != 0 ? "stopped" : "done";
     if (outcome.ok()) {
       record.final_time = s.final_time;
       record.wall_seconds = before.wall_seconds + s.wall_seconds;
-      record.core_seconds = before.core_seconds + s.wall_seconds * ranks;
+      record.core_seconds = before.core_seconds + s.wall_seconds * per_member;
     } else {
       log::error("ensemble: " + what + " failed: " + outcome.message + "; the other members go on");
       worst = std::max(worst, outcome.status);
     }
     stopped = stopped || s.stop_signal != 0;
-    io::Json& e = record.entry;
+    io::Json e = io::Json::object();
+    e.set("index", member.index);
+    e.set("dir", dir);
+    e.set("overrides", string_array(member.overrides));
+    e.set("group", group);
     e.set("status", record.status);
     e.set("exit_status", record.exit_status);
     e.set("message", outcome.message);
+    e.set("ranks", per_member);
     e.set("steps", outcome.ok() ? io::Json(s.steps) : io::Json());
     e.set("final_time", outcome.ok() ? io::Json(s.final_time) : io::Json());
     e.set("state_checksum", outcome.ok() ? io::Json(s.state_checksum) : io::Json());
     e.set("wall_seconds", record.wall_seconds);
     e.set("core_seconds", record.core_seconds);
     const double work = double(s.dof) * s.rk_stages * double(s.timed_steps);
-    e.set("pid_seconds", outcome.ok() && work > 0 ? io::Json(s.wall_seconds * ranks / work) : io::Json());
+    e.set("pid_seconds", outcome.ok() && work > 0 ? io::Json(s.wall_seconds * per_member / work) : io::Json());
     e.set("restarted_from", s.restarted_from.empty() ? io::Json() : io::Json(s.restarted_from));
-    // The member's record, then the ensemble's: nothing is lost when a later member fails.
-    const CollectiveOutcome written = collective(comm, [&] {
-      if (!root) return;
+    // The member's record, then (group 0) the ensemble's so far: nothing is lost when a
+    // later member fails.
+    const CollectiveOutcome written = collective(group_comm, [&] {
+      if (!group_root) return;
       std::error_code ec;
       std::filesystem::create_directories(dir, ec);
       io::write_file_atomically(dir + "/member.json", e.dump());
-      write_ensemble_summary(plan, records, ranks, MPI_Wtime() - start);
+      if (root) write_ensemble_summary(plan, groups, MPI_Wtime() - start);
     });
     if (!written.ok()) {
       log::error(written.message);
-      return exit_run_error;
+      worst = std::max(worst, int(exit_run_error));
+      break;
     }
   }
+  log::set_tag("");
+  log::set_rank(rank);
+  MPI_Comm_free(&group_comm);
+  // The groups agree on the outcome; rank 0 writes the ensemble's record.
+  int local[2] = {worst, stopped ? 1 : 0}, global[2] = {0, 0};
+  MPI_Allreduce(local, global, 2, MPI_INT, MPI_MAX, comm);
+  worst = global[0];
+  stopped = global[1] != 0;
   const CollectiveOutcome written = collective(comm, [&] {
-    if (root) write_ensemble_summary(plan, records, ranks, MPI_Wtime() - start);
+    if (root) write_ensemble_summary(plan, groups, MPI_Wtime() - start);
   });
   if (!written.ok()) {
     log::error(written.message);
     return exit_run_error;
   }
-  int done = 0, failed = 0;
-  for (const auto& r : records) done += r.status == "done", failed += r.status == "failed";
-  log::info("ensemble: " + std::to_string(done) + " of " + std::to_string(count) + " member(s) done, " +
-            std::to_string(failed) + " failed" + (stopped ? ", stopped by a signal" : "") + "; wrote " +
-            plan.output_dir + "/ensemble_summary.json");
-  if (stopped)
-    log::warn("ensemble stopped by a signal: continue with the same command and --restart latest");
+  log::info("ensemble: " + std::to_string(count) + " member(s) in " + std::to_string(MPI_Wtime() - start) +
+            " s; wrote " + plan.output_dir + "/ensemble_summary.json" +
+            (worst != exit_ok ? " (a member failed: see its status there)" : ""));
+  if (stopped) log::warn("ensemble stopped by a signal: continue with the same command and --restart latest");
   return worst;
 }
 

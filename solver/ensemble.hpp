@@ -1,6 +1,7 @@
 #pragma once
-/// `squall ensemble`: the members of an ensemble file run one after another, each on all
-/// ranks, each exactly as `squall run` runs its config (the same state_checksum), into
+/// `squall ensemble`: the ranks form groups of ranks_per_member ranks that run side by
+/// side, each group its share of the members one after another, each member exactly as
+/// `squall run` runs its config (the same state_checksum, any rank count), into
 /// <ensemble output>/member_NNN with its own fields, profiles, diagnostics, checkpoints
 /// and summary.json; a member that fails is reported and the others go on. The
 /// ensemble's record is <ensemble output>/ensemble_summary.json (per-member status,
@@ -23,9 +24,15 @@ struct EnsemblePlan {
   std::vector<Config> configs;
   const CaseInfo* case_info = nullptr;
   std::string output_dir;
+  int ranks_per_member = 1;  ///< ranks of one member (a divisor of the rank count)
 };
 
-/// Runs the members (collective over `comm`). With `restart_latest`, members that ended
+/// Ranks per member: `requested` when > 0 (InputError unless it divides `ranks`), else
+/// the fewest that still divide the ranks into at most `members` groups (whole members
+/// per rank when there are at least as many members as ranks).
+int ranks_per_member(int ranks, int members, int requested);
+
+/// Runs the members (collective over `comm`; member m on group m modulo the groups). With `restart_latest`, members that ended
 /// (done or failed) are kept as they are, a member with checkpoints continues from its
 /// newest and the others start. A stop signal ends the member running with a checkpoint
 /// and starts no other. Returns the exit status: 0 when every member that ran is done

@@ -33,16 +33,19 @@ struct Arguments {
   bool quiet = false;
   bool list_keys = false;
   bool check_only = false;
+  int ranks_per_member = 0;
 };
 
 std::uint64_t memory_estimate = 0;  // per rank, from load_config, for `check`
 
 /// Validates a config already read on every rank (`text` from `source` with `overrides`)
-/// and checks that the mesh fits the nodes' memory; `context` prefixes the messages (an
-/// ensemble member). The outcome is agreed, so a bad config ends every rank the same way.
+/// for a run on `ranks` ranks (0: all of `comm`) and checks that the mesh fits the nodes'
+/// memory; `context` prefixes the messages (an ensemble member). The outcome is agreed,
+/// so a bad config ends every rank the same way.
 CollectiveOutcome check_config(MPI_Comm comm, const std::string& text, const std::string& source,
                                const std::vector<std::string>& overrides, Config& config,
-                               const std::string& context = "") {
+                               const std::string& context = "", int ranks = 0) {
+  if (ranks == 0) ranks = comm_size(comm);
   const auto in_context = [&](const std::function<void()>& phase) {
     return collective(comm, [&] {
       try {
@@ -57,7 +60,7 @@ CollectiveOutcome check_config(MPI_Comm comm, const std::string& text, const std
     std::vector<std::string> names;
     for (const CaseInfo& c : cases::registered_cases()) names.push_back(c.name);
     config = io::parse_config(text, source, overrides, names);
-    check_config_for_ranks(config, comm_size(comm));
+    check_config_for_ranks(config, ranks);
     const auto the_case = cases::find_case(config.case_.name)->make(config);  // a case's own checks
     variables = 5 + (the_case->moist() ? 1 : 0) + static_cast<int>(config.physics.tracers.size());
   });
@@ -65,9 +68,9 @@ CollectiveOutcome check_config(MPI_Comm comm, const std::string& text, const std
   // Memory, per node: a mesh too large for the nodes is bad input, not std::bad_alloc.
   const int node_ranks = ranks_on_node(comm);
   std::string warning;
-  out = in_context([&] { warning = check_memory(config, variables, comm_size(comm), node_ranks); });
+  out = in_context([&] { warning = check_memory(config, variables, ranks, node_ranks); });
   if (out.ok() && !warning.empty()) log::warn(context + warning);
-  if (out.ok()) memory_estimate = memory_per_rank(config, variables, comm_size(comm));
+  if (out.ok()) memory_estimate = memory_per_rank(config, variables, ranks);
   return out;
 }
 
@@ -133,12 +136,21 @@ int command_ensemble(MPI_Comm comm, const Arguments& args) {
   if (const auto out = read_shared(comm, plan.spec.base_config, base); !out.ok())
     return report(CollectiveOutcome{out.status, out.failing_rank,
                                     args.config_path + ": ensemble.config: " + out.message});
+  if (const auto out = collective(comm, [&] {
+        plan.ranks_per_member = ranks_per_member(comm_size(comm), static_cast<int>(plan.spec.members.size()),
+                                                 args.ranks_per_member);
+      });
+      !out.ok())
+    return report(out);
+  const int per_member = plan.ranks_per_member;
   for (const io::EnsembleMember& member : plan.spec.members) {
     std::vector<std::string> overrides = plan.spec.common;
     overrides.insert(overrides.end(), member.overrides.begin(), member.overrides.end());
     Config config;
-    const std::string context = args.config_path + ": member " + std::to_string(member.index) + ": ";
-    if (const auto out = check_config(comm, base, plan.spec.base_config, overrides, config, context); !out.ok())
+    const std::string context = args.config_path + ": member " + std::to_string(member.index) + " (on " +
+                                std::to_string(per_member) + " rank(s)): ";
+    if (const auto out = check_config(comm, base, plan.spec.base_config, overrides, config, context, per_member);
+        !out.ok())
       return report(out);
     plan.configs.push_back(std::move(config));
   }
@@ -154,7 +166,8 @@ int command_ensemble(MPI_Comm comm, const Arguments& args) {
     log::info(args.config_path + ": ok (" + std::to_string(plan.configs.size()) + " member(s) of case " +
               plan.case_info->name + ", " + std::to_string(e[0]) + " x " + std::to_string(e[1]) + " x " +
               std::to_string(e[2]) + " elements, N = " + std::to_string(plan.configs.front().dg.order) + ", into " +
-              plan.output_dir + "/member_NNN)");
+              plan.output_dir + "/member_NNN, " + std::to_string(comm_size(comm) / per_member) + " group(s) of " +
+              std::to_string(per_member) + " rank(s))");
     return exit_ok;
   }
   if (!args.restart.empty() && args.restart != "latest") {
@@ -218,6 +231,9 @@ int main(int argc, char** argv) {
   ensemble->add_option("--output", args.output_dir, "the ensemble's output directory (overrides ensemble.output_dir)");
   ensemble->add_option("--restart", args.restart,
                        "'latest': keep the members that ended, continue the others from their newest checkpoints");
+  ensemble->add_option("--ranks-per-member", args.ranks_per_member,
+                       "ranks of one member, a divisor of the rank count (default: whole members per rank when "
+                       "there are as many members as ranks, the ranks shared out otherwise)");
   ensemble->add_flag("--check", args.check_only, "validate the ensemble file and every member's config, run nothing");
   ensemble->add_flag("--quiet", args.quiet, "print warnings and errors only");
 

@@ -44,8 +44,13 @@ vary = { "case.seed" = "range" }
 [[member]]
 set = ["case.seed=7", "physics.smagorinsky_cs=0.25"]
 EOF
+  # Two groups of one rank side by side (the default), and one group of both ranks.
   $mpiexec -n 2 "$squall" ensemble e.toml --output ens --quiet || fail "ensemble"
   count ens/ensemble_summary.json done 4
+  $mpiexec -n 2 "$squall" ensemble e.toml --output ens2 --ranks-per-member 2 --quiet || fail "ensemble, 2 ranks per member"
+  for m in 0 1 2 3; do same ens/member_00$m ens2/member_00$m; done
+  python3 -c "import json; g=[json.load(open(f'{d}/ensemble_summary.json'))['groups'] for d in ('ens', 'ens2')]; \
+assert g == [2, 1], g" || fail "not 2 groups by default and 1 with --ranks-per-member 2"
   for m in 0 1 2; do
     solo solo$m 1 time.max_steps=8 output.checkpoint_interval=0 case.seed=$m
     same ens/member_00$m solo$m
@@ -66,7 +71,9 @@ config = "$cases/bomex_small.toml"
 set = [$common, "time.max_steps=6", "output.checkpoint_interval=0"]
 members = 1
 EOF
-  "$squall" ensemble one.toml --output one --quiet || fail "1-member ensemble"
+  # on 2 ranks: one group, the member split over both ranks
+  $mpiexec -n 2 "$squall" ensemble one.toml --output one --quiet || fail "1-member ensemble"
+  python3 -c "import json; s=json.load(open('one/ensemble_summary.json')); assert s['groups'] == 1 and s['ranks_per_member'] == 2, s" || fail "1 member on 2 ranks is not one group of 2"
   solo solo 2 time.max_steps=6 output.checkpoint_interval=0
   same one/member_000 solo
   cat > eight.toml <<EOF
@@ -77,6 +84,8 @@ vary = { "physics.smagorinsky_cs" = [0.1, 0.12, 0.14, 0.16, 0.18, 0.2, 0.22, 0.2
 EOF
   $mpiexec -n 3 "$squall" ensemble eight.toml --output eight --quiet || fail "8-member ensemble"
   count eight/ensemble_summary.json done 8
+  python3 -c "import json; s=json.load(open('eight/ensemble_summary.json')); assert s['groups'] == 3, s" ||
+    fail "8 members on 3 ranks are not 3 groups"
   i=0
   for cs in 0.1 0.12 0.14 0.16 0.18 0.2 0.22 0.24; do
     solo cs$i 1 time.max_steps=6 output.checkpoint_interval=0 physics.smagorinsky_cs=$cs
