@@ -381,10 +381,11 @@ void DgOperator<N, Eq>::subgrid_flux_nodes(const StateView& q, const ClosureMode
 /// element keeps 8 values per node in local arrays instead of 12, plus the traces of
 /// F_v,0 and F_v,1 (at N = 5, 18 instead of 21 KiB, beside its 26 KiB of q, g and dq),
 /// and writes its traces face by face. With GCC 12 on a Xeon it measured 4-10 % faster
-/// per step at N = 2, 3, 5 and 6, and 1-2 % slower at N = 4 (docs/performance.md, fifth
-/// round).
+/// per step at N = 2, 3, 5 and 6 (docs/performance.md, fifth round), and 10 % faster at
+/// N = 4 too in the twelfth round, where the whole-element method (kept for comparison)
+/// had become 38 % slower per step than in the fifth.
 template <int N>
-inline constexpr bool viscous_by_planes = N != 4;
+inline constexpr bool viscous_by_planes = true;
 
 /// The element layout's viscous kernel, one element e = list(t) per call: the lifted
 /// gradients and F_v of each node, its traces on the element's faces (what the face
