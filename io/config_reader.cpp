@@ -15,6 +15,7 @@
 #include <vector>
 
 #include "core/error.hpp"
+#include "io/toml_text.hpp"
 #include "io/config_keys.hpp"
 #include "physics/wall_kinds.hpp"
 
@@ -557,14 +558,7 @@ std::string read_config_text(const std::string& path) {
 Config parse_config(const std::string& text, const std::string& source,
                     const std::vector<std::string>& overrides,
                     const std::vector<std::string>& case_names) {
-  toml::table root;
-  try {
-    root = toml::parse(text, source);
-  } catch (const toml::parse_error& e) {
-    const auto& b = e.source().begin;
-    throw InputError(source + ":" + std::to_string(b.line) + ":" + std::to_string(b.column) +
-                     ": not valid TOML: " + std::string(e.description()));
-  }
+  const toml::table root = parse_toml(text, source);
   if (root.empty())
     throw InputError(source + ": the config is empty; start from one of cases/*.toml "
                               "(list them with `squall cases`)");

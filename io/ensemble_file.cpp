@@ -7,6 +7,7 @@
 #include <toml++/toml.h>
 
 #include "core/error.hpp"
+#include "io/toml_text.hpp"
 
 namespace squall::io {
 namespace {
@@ -115,14 +116,7 @@ std::string member_dir(const std::string& ensemble_dir, int index) {
 
 EnsembleSpec parse_ensemble(const std::string& text, const std::string& source,
                             const std::vector<std::string>& extra_common) {
-  toml::table root;
-  try {
-    root = toml::parse(text, source);
-  } catch (const toml::parse_error& e) {
-    const auto& b = e.source().begin;
-    throw InputError(source + ":" + std::to_string(b.line) + ":" + std::to_string(b.column) +
-                     ": not valid TOML: " + std::string(e.description()));
-  }
+  const toml::table root = parse_toml(text, source);
   check_keys(root, source, "an ensemble file", {"ensemble", "member"});
   const toml::table* ens = root["ensemble"].as_table();
   if (!ens)
