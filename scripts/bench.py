@@ -25,7 +25,7 @@ import sys
 HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.dirname(HERE)
 sys.path.insert(0, HERE)
-from scaling import UsageError, launcher_command, parse_int_list  # noqa: E402
+from scaling import UsageError, check_inputs, launcher_command, parse_int_list  # noqa: E402
 
 # Phase groups: summary.json timer names per column.
 PHASES = {
@@ -148,10 +148,7 @@ def parse_args(argv):
         raise UsageError(f"--dof {args.dof:g}: expected a number of DOF in 1..1e12")
     if args.steps < 1 or args.warmup < 0:
         raise UsageError("--steps must be >= 1 and --warmup >= 0")
-    if not os.path.isfile(args.case):
-        raise UsageError(f"--case {args.case}: no such file")
-    if not os.access(args.squall, os.X_OK):
-        raise UsageError(f"--squall {args.squall}: not an executable (build first: scripts/build.sh)")
+    check_inputs(args)
     return args
 
 

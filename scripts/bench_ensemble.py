@@ -33,7 +33,7 @@ import time
 HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.dirname(HERE)
 sys.path.insert(0, HERE)
-from scaling import UsageError, launcher_command, parse_int_list  # noqa: E402
+from scaling import UsageError, check_inputs, ensure_matplotlib, launcher_command, parse_int_list  # noqa: E402
 
 MODES = ("ensemble", "serial", "concurrent")
 LABELS = {"ensemble": "squall ensemble (one job)", "serial": "squall run, one after another",
@@ -114,27 +114,24 @@ def write_outputs(args, rows):
     lines += ["", "Command: `" + " ".join(sys.argv) + "`"]
     with open(os.path.join(args.out, "bench_ensemble.md"), "w") as f:
         f.write("\n".join(lines) + "\n")
-    try:
-        import matplotlib
-        matplotlib.use("Agg")
-        import matplotlib.pyplot as plt
-        fig, ax = plt.subplots(figsize=(6, 4))
-        for mode in MODES:
-            pts = [(r["members"], r["members_per_hour"]) for r in rows if r["mode"] == mode]
-            if pts:
-                ax.plot(*zip(*pts), marker="o", label=LABELS[mode])
-        ax.set_xscale("log", base=2)
-        ax.set_xticks(args.member_list, [str(m) for m in args.member_list])
-        ax.set_xlabel("members M")
-        ax.set_ylabel("members per hour")
-        ax.set_title(f"{os.path.basename(args.case)}: {rows[0]['dof_per_member']} DOF per member")
-        ax.grid(True, alpha=0.3)
-        ax.legend()
-        fig.tight_layout()
-        fig.savefig(os.path.join(args.out, "bench_ensemble.png"), dpi=120)
-        plt.close(fig)
-    except ImportError:
-        print("bench_ensemble.py: no matplotlib, no plot", file=sys.stderr)
+    import matplotlib  # main() made sure it is there (ensure_matplotlib)
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+    fig, ax = plt.subplots(figsize=(6, 4))
+    for mode in MODES:
+        pts = [(r["members"], r["members_per_hour"]) for r in rows if r["mode"] == mode]
+        if pts:
+            ax.plot(*zip(*pts), marker="o", label=LABELS[mode])
+    ax.set_xscale("log", base=2)
+    ax.set_xticks(args.member_list, [str(m) for m in args.member_list])
+    ax.set_xlabel("members M")
+    ax.set_ylabel("members per hour")
+    ax.set_title(f"{os.path.basename(args.case)}: {rows[0]['dof_per_member']} DOF per member")
+    ax.grid(True, alpha=0.3)
+    ax.legend()
+    fig.tight_layout()
+    fig.savefig(os.path.join(args.out, "bench_ensemble.png"), dpi=120)
+    plt.close(fig)
     return "\n".join(lines)
 
 
@@ -166,16 +163,14 @@ def parse_args(argv):
         raise UsageError(f"--cores {args.cores}: expected a multiple of --ranks {args.ranks}")
     if not 1 <= args.order <= 8 or args.steps < 1 or args.ranks < 1 or args.cores < 1 or args.repeats < 1:
         raise UsageError("--order in 1..8, --steps, --ranks, --cores and --repeats at least 1")
-    if not os.path.isfile(args.case):
-        raise UsageError(f"--case {args.case}: no such file")
-    if not os.access(args.squall, os.X_OK):
-        raise UsageError(f"--squall {args.squall}: not an executable (build first: scripts/build.sh)")
+    check_inputs(args)
     return args
 
 
 def main(argv):
     try:
         args = parse_args(argv)
+        ensure_matplotlib()
     except UsageError as e:
         print(f"bench_ensemble.py: {e}", file=sys.stderr)
         return 2

@@ -38,7 +38,7 @@ import tempfile
 HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.dirname(HERE)
 sys.path.insert(0, HERE)
-from scaling import UsageError, parse_int_list  # noqa: E402
+from scaling import UsageError, check_inputs, parse_int_list  # noqa: E402
 
 FLEXI_PID = re.compile(r"CALCULATION TIME PER STAGE/DOF:\s*\[\s*([0-9.Ee+-]+)\s*sec")
 
@@ -155,10 +155,7 @@ def parse_args(argv):
         raise UsageError("--orders: each order must be in 1..8")
     if args.rounds < 1 or args.steps < 1 or args.warmup < 0 or args.elements < 1:
         raise UsageError("--rounds, --steps and --elements must be >= 1, --warmup >= 0")
-    if not os.path.isfile(args.mesh):
-        raise UsageError(f"--mesh {args.mesh}: no such file")
-    if not os.access(args.squall, os.X_OK):
-        raise UsageError(f"--squall {args.squall}: not an executable (build first: scripts/build.sh)")
+    check_inputs(args, files=("mesh",))
     args.variants = [Variant(s) for s in args.flexi]
     return args
 

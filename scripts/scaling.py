@@ -234,6 +234,16 @@ def write_plots(out, mode, rows):
     plt.close("all")
 
 
+def check_inputs(args, files=("case",)):
+    """UsageError unless each argument named in `files` (e.g. "case" for --case) is a
+    file and --squall is an executable."""
+    for name in files:
+        if not os.path.isfile(getattr(args, name)):
+            raise UsageError(f"--{name}: no such file {getattr(args, name)!r}")
+    if not os.access(args.squall, os.X_OK):
+        raise UsageError(f"--squall: {args.squall!r} is not an executable (build first: scripts/build.sh)")
+
+
 def ensure_matplotlib():
     """Re-runs this script under Debian's /usr/bin/python3 when the current interpreter
     has no matplotlib; returns normally when plots can be made."""
@@ -276,10 +286,7 @@ def parse_args(argv):
     launcher_exe = {"mpirun": args.mpirun, "srun": "srun", "sbatch": args.sbatch}[args.launcher]
     if shutil.which(launcher_exe) is None:
         raise UsageError(f"--launcher {args.launcher}: {launcher_exe!r} is not on PATH")
-    if not os.path.isfile(args.case):
-        raise UsageError(f"--case: no such file {args.case!r}")
-    if not os.access(args.squall, os.X_OK):
-        raise UsageError(f"--squall: {args.squall!r} is not an executable (build first: scripts/build.sh)")
+    check_inputs(args)
     args.rank_list = parse_int_list(args.ranks, "--ranks")
     if args.steps < 1 or args.warmup < 0 or args.repeat < 1:
         raise UsageError("--steps and --repeat must be >= 1, --warmup >= 0")

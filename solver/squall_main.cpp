@@ -178,6 +178,11 @@ int command_ensemble(MPI_Comm comm, const Arguments& args) {
   return run_ensemble(plan, comm, args.restart == "latest");
 }
 
+/// --set section.key=value, repeatable, into args.overrides.
+void add_set_option(CLI::App& command, Arguments& args, const std::string& help) {
+  command.add_option("--set", args.overrides, help)->expected(1)->multi_option_policy(CLI::MultiOptionPolicy::TakeAll);
+}
+
 int command_cases() {
   std::ostringstream text;
   for (const CaseInfo& c : cases::registered_cases()) {
@@ -204,10 +209,7 @@ int main(int argc, char** argv) {
   auto* run = app.add_subcommand("run", "run a case from its TOML config");
   run->add_option("config", args.config_path, "case config, e.g. cases/rising_bubble.toml")
       ->required();
-  run->add_option("--set", args.overrides,
-                  "override a config key: section.key=value (repeatable), e.g. --set dg.order=3")
-      ->expected(1)
-      ->multi_option_policy(CLI::MultiOptionPolicy::TakeAll);
+  add_set_option(*run, args, "override a config key: section.key=value (repeatable), e.g. --set dg.order=3");
   run->add_option("--output", args.output_dir, "output directory (overrides output.dir)");
   run->add_option("--restart", args.restart,
                   "continue from a checkpoint: a checkpoint_NNNNNN.h5 file, or 'latest' for the newest "
@@ -216,18 +218,14 @@ int main(int argc, char** argv) {
 
   auto* check = app.add_subcommand("check", "validate a config without running it");
   check->add_option("config", args.config_path, "case config to validate");
-  check->add_option("--set", args.overrides, "override a config key, as for run")
-      ->expected(1)
-      ->multi_option_policy(CLI::MultiOptionPolicy::TakeAll);
+  add_set_option(*check, args, "override a config key, as for run");
   check->add_flag("--quiet", args.quiet, "print warnings and errors only");
   check->add_flag("--list-keys", args.list_keys,
                   "print every config key with its default and meaning");
 
   auto* ensemble = app.add_subcommand("ensemble", "run the members of an ensemble file, each into its own directory");
   ensemble->add_option("ensemble", args.config_path, "ensemble file, e.g. cases/bomex_seeds.toml")->required();
-  ensemble->add_option("--set", args.overrides, "override a config key of every member, as for run")
-      ->expected(1)
-      ->multi_option_policy(CLI::MultiOptionPolicy::TakeAll);
+  add_set_option(*ensemble, args, "override a config key of every member, as for run");
   ensemble->add_option("--output", args.output_dir, "the ensemble's output directory (overrides ensemble.output_dir)");
   ensemble->add_option("--restart", args.restart,
                        "'latest': keep the members that ended, continue the others from their newest checkpoints");

@@ -22,9 +22,14 @@ solo() {
   $mpiexec -n "$ranks" "$squall" run "$cases/bomex_small.toml" --quiet --output "$name" "${args[@]}" ||
     fail "solo run $name"
 }
+# ensemble_file FILE "OVERRIDE", ... < REST: FILE with the base config, the common
+# overrides and these, then the rest of the file from standard input.
+ensemble_file() {
+  { printf '[ensemble]\nconfig = "%s"\nset = [%s, %s]\n' "$cases/bomex_small.toml" "$common" "$2"; cat; } > "$1"
+}
 # same MEMBER_DIR SOLO_DIR: the member's state_checksum is the solo run's.
 same() { $check same-checksum "$1/summary.json" "$2/summary.json" || fail "$1 differs from $2"; }
-# status FILE KEY VALUE: ensemble_summary.json's status_counts.KEY is VALUE.
+# count FILE KEY VALUE: ensemble_summary.json's status_counts.KEY is VALUE.
 count() {
   python3 -c "import json,sys; s=json.load(open(sys.argv[1])); c=s['status_counts'][sys.argv[2]]; \
 assert c == int(sys.argv[3]), (sys.argv[2], c)" "$1" "$2" "$3" || fail "status_counts.$2 is not $3"
@@ -34,10 +39,7 @@ case $test in
 members)
   # 4 members on 2 ranks: three seeds from "range", one member of its own with another
   # Smagorinsky constant; each against its solo run on 1 rank.
-  cat > e.toml <<EOF
-[ensemble]
-config = "$cases/bomex_small.toml"
-set = [$common, "time.max_steps=8", "output.checkpoint_interval=0"]
+  ensemble_file e.toml '"time.max_steps=8", "output.checkpoint_interval=0"' <<EOF
 members = 3
 vary = { "case.seed" = "range" }
 
@@ -65,10 +67,7 @@ assert m['index'] == 3 and m['overrides'] == ['case.seed=7', 'physics.smagorinsk
   ;;
 sweep)
   # 1 member, and 8 members sweeping the Smagorinsky constant (3 ranks).
-  cat > one.toml <<EOF
-[ensemble]
-config = "$cases/bomex_small.toml"
-set = [$common, "time.max_steps=6", "output.checkpoint_interval=0"]
+  ensemble_file one.toml '"time.max_steps=6", "output.checkpoint_interval=0"' <<EOF
 members = 1
 EOF
   # on 2 ranks: one group, the member split over both ranks
@@ -76,10 +75,7 @@ EOF
   python3 -c "import json; s=json.load(open('one/ensemble_summary.json')); assert s['groups'] == 1 and s['ranks_per_member'] == 2, s" || fail "1 member on 2 ranks is not one group of 2"
   solo solo 2 time.max_steps=6 output.checkpoint_interval=0
   same one/member_000 solo
-  cat > eight.toml <<EOF
-[ensemble]
-config = "$cases/bomex_small.toml"
-set = [$common, "time.max_steps=6", "output.checkpoint_interval=0"]
+  ensemble_file eight.toml '"time.max_steps=6", "output.checkpoint_interval=0"' <<EOF
 vary = { "physics.smagorinsky_cs" = [0.1, 0.12, 0.14, 0.16, 0.18, 0.2, 0.22, 0.24] }
 EOF
   $mpiexec -n 3 "$squall" ensemble eight.toml --output eight --quiet || fail "8-member ensemble"
@@ -96,10 +92,7 @@ EOF
 restart)
   # 3 members on 2 ranks, stopped by SIGUSR1 in the middle, continued on 1 rank with
   # --restart latest: each ends in its solo run's state.
-  cat > e.toml <<EOF
-[ensemble]
-config = "$cases/bomex_small.toml"
-set = [$common, "time.max_steps=1000", "output.checkpoint_steps=100"]
+  ensemble_file e.toml '"time.max_steps=1000", "output.checkpoint_steps=100"' <<EOF
 members = 3
 vary = { "case.seed" = [3, 4, 5] }
 EOF
@@ -125,10 +118,7 @@ assert s['done'] < 3 and s['stopped'] + s['not run'] > 0, s" || fail "the signal
 failure)
   # A member whose fixed time step is far too long blows up; the others are done, the
   # ensemble exits 1 and says which member failed.
-  cat > e.toml <<EOF
-[ensemble]
-config = "$cases/bomex_small.toml"
-set = [$common, "time.max_steps=20", "output.checkpoint_interval=0"]
+  ensemble_file e.toml '"time.max_steps=20", "output.checkpoint_interval=0"' <<EOF
 vary = { "time.dt" = [1.0, 400.0, 1.5] }
 EOF
   "$squall" ensemble e.toml --output ens > log.txt 2>&1
