@@ -74,7 +74,7 @@ std::uint64_t memory_per_rank(const Config& config, int variables, int ranks) {
   const std::uint64_t nodes = elements * std::uint64_t((config.dg.order + 1) * (config.dg.order + 1) * (config.dg.order + 1));
   const bool viscous = config.physics.viscosity > 0 || config.physics.closure == "smagorinsky" ||
                        config.physics.closure == "vreman";
-  return nodes * std::uint64_t(variables) * (viscous ? 170 : 90) + (std::uint64_t(40) << 20);
+  return nodes * std::uint64_t(variables) * (viscous ? 125 : 70) + (std::uint64_t(40) << 20);
 }
 
 namespace {

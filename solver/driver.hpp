@@ -17,9 +17,11 @@ namespace squall {
 void check_config_for_ranks(const Config& config, int ranks);
 
 /// The memory a rank needs for its part of the mesh [bytes]: peak resident size per
-/// degree of freedom measured on runs of this code (about 90 bytes per conserved variable
-/// and node for the Euler equations, 170 with viscous terms, whose gradients and subgrid
-/// fields it keeps), for the largest part, plus 40 MB. An estimate, rounded up.
+/// degree of freedom measured on runs of this code (about 70 bytes per conserved variable
+/// and node for the Euler equations, 125 with viscous terms, whose gradients and face
+/// traces it keeps), for the largest part, plus 40 MB. An estimate, rounded up: at N = 4
+/// on 8^3 and 24^3 elements the slopes measured 66 (rising bubble), 99 (Taylor-Green) and
+/// 119 (BOMEX) bytes per variable and node, and the intercept 35-37 MiB.
 std::uint64_t memory_per_rank(const Config& config, int variables, int ranks);
 
 /// Compares memory_per_rank times the ranks on this node (`node_ranks`) with the node's

@@ -80,15 +80,13 @@ void summarize_solution(io::RunSummary& s, const physics::VariableInfo& info, co
   const double volume = host.domain_volume;
   {
     std::vector<double> ignored;
-    const HostView<Real***> zero("host::zero", elements, nvar, nodes);
     for (const auto& f : info.conservative) s.state_variables.push_back(f.name);
-    error_norms(host.q, zero, weights, volume, comm, s.state_l2, ignored);
+    error_norms(host.q, HostView<Real***>(), weights, volume, comm, s.state_l2, ignored);
   }
   if (the_case.has_exact_solution()) {
     const dg::StateView exact("dg::exact", elements, nvar, nodes);
     the_case.exact_solution(run.t, x, exact);
-    HostView<Real***> exact_host("host::exact", elements, nvar, nodes);
-    Kokkos::deep_copy(exact_host, exact);
+    const HostView<Real***> exact_host = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), exact);
     s.error_variables = s.state_variables;
     error_norms(host.q, exact_host, weights, volume, comm, s.l2_errors, s.linf_errors);
   }

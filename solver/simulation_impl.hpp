@@ -102,17 +102,18 @@ void limit_total_water(const dg::StateView& q, const dg::Basis<N>& basis) {
   });
 }
 
-/// Host copies of the state (nvar variables), aux values and coordinates, with what the
+/// Host copies of the state q, the aux values and the coordinates, with what the
 /// diagnostics need of the basis and geometry; the state is copied in at output times.
+/// Where the device memory is host memory (Serial, OpenMP) the copies are the device
+/// views themselves: 11 values per node less, and copying the state in costs nothing.
 template <int N>
 HostSolution host_solution(const Config& config, const mesh::LocalMesh& mesh, const dg::Basis<N>& basis,
-                           const dg::Geometry& geometry, const dg::AuxView& aux, int nvar) {
+                           const dg::Geometry& geometry, const dg::AuxView& aux, const dg::StateView& q) {
   using L = dg::Layout<N>;
-  const int elements = mesh.element_count();
   HostSolution host;
-  host.q = HostView<Real***>("host::state", elements, nvar, L::nodes);
-  host.aux = HostView<Real***>("host::aux", elements, static_cast<int>(aux.extent(1)), L::nodes);
-  host.x = HostView<Real***>("host::coordinates", elements, 3, L::nodes);
+  host.q = Kokkos::create_mirror_view(q);
+  host.aux = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), aux);
+  host.x = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), geometry.x);
   host.global_elements = mesh.global_elements();
   host.lgl_weights.assign(basis.w, basis.w + L::n1);
   host.lgl_derivative.resize(L::n1 * L::n1);
@@ -122,8 +123,6 @@ HostSolution host_solution(const Config& config, const mesh::LocalMesh& mesh, co
   host.element_height.assign(geometry.hz.begin(), geometry.hz.end());
   host.domain_volume = 1;
   for (int d = 0; d < 3; ++d) host.domain_volume *= config.mesh.domain[d][1] - config.mesh.domain[d][0];
-  Kokkos::deep_copy(host.aux, aux);
-  Kokkos::deep_copy(host.x, geometry.x);
   return host;
 }
 
@@ -169,7 +168,7 @@ void run_equations(const RunContext& ctx, std::unique_ptr<Case> the_case) {
   dg::DgOperator<N, Eq> rhs(mesh, basis, geometry, aux, options, comm, ctx.timers);
   TimeIntegrator integrator(config.time.integrator, rhs.state_size());
 
-  HostSolution host = detail::host_solution<N>(config, mesh, basis, geometry, aux, Eq::nvar);
+  HostSolution host = detail::host_solution<N>(config, mesh, basis, geometry, aux, q);
   const NodeWeights weights = node_weights(std::vector<double>(basis.w, basis.w + L::n1), geometry.jacobian);
   const std::vector<double> lgl_nodes(basis.x, basis.x + L::n1);
   // The derived output fields of one point (host code).
@@ -235,46 +234,49 @@ void run_equations(const RunContext& ctx, std::unique_ptr<Case> the_case) {
   double last_output_time = -1, last_row_time = -1;
 
   // With viscous terms, profiles.nc also gets the modelled (subgrid) fluxes, which one
-  // more evaluation of the right-hand side per profile time forms.
-  FlatView subgrid_scratch;
-  DeviceView<Real***> subgrid_nodes;
-  HostView<Real***> subgrid_host;
-  SubgridProfiles subgrid;
+  // more evaluation of the right-hand side per profile time forms; its tendency goes into
+  // the integrator's stage buffer, which is free between steps. The node values live only
+  // until they are on the grid, before the grid of the derived fields is formed, so that
+  // a profile time adds as little as it can to the run's peak memory.
+  SubgridProfiles subgrid_names;
   if (rhs.viscous()) {
-    subgrid.moist = Eq::moist;
-    if (Eq::moist) subgrid.scalars.push_back("qt"), subgrid.scalar_units.push_back("kg kg-1");
+    subgrid_names.moist = Eq::moist;
+    if (Eq::moist) subgrid_names.scalars.push_back("qt"), subgrid_names.scalar_units.push_back("kg kg-1");
     for (int k = 0; k < Eq::ntracers; ++k) {
-      subgrid.scalars.push_back(info.derived[Eq::f_tracer + k].name);
-      subgrid.scalar_units.push_back(info.derived[Eq::f_tracer + k].units);
+      subgrid_names.scalars.push_back(info.derived[Eq::f_tracer + k].name);
+      subgrid_names.scalar_units.push_back(info.derived[Eq::f_tracer + k].units);
     }
   }
-  // With radiation, also the horizontal mean of its net flux, from the same evaluation.
-  const auto profiles_now = [&](const GridValues& grid) {
-    if (!rhs.viscous() && !rhs.radiation())
-      return write_profiles(ctx.output_dir + "/profiles.nc", info, grid, run.t, comm, case_name, time_units);
-    if (subgrid_scratch.extent(0) == 0) subgrid_scratch = FlatView("dg::subgrid_scratch", q_flat.extent(0));
-    if (rhs.viscous()) {
-      if (subgrid_nodes.extent(0) == 0) {
-        subgrid_nodes = DeviceView<Real***>("dg::subgrid_fluxes", elements, dg::SubgridFlux::count<Eq>, L::nodes);
-        subgrid_host = HostView<Real***>("dg::subgrid_fluxes_host", elements, dg::SubgridFlux::count<Eq>, L::nodes);
-      }
-      rhs.subgrid_fluxes(run.t, q_flat, subgrid_scratch, subgrid_nodes);
-      Kokkos::deep_copy(subgrid_host, subgrid_nodes);
-      subgrid.field = grid_node_values(subgrid_host, lgl_nodes, mesh);
-    } else {
-      rhs.evaluate_for_diagnostics(run.t, q_flat, subgrid_scratch);
-    }
+  // What the operator adds to profiles.nc (nothing without viscous terms or radiation):
+  // the modelled fluxes and, with radiation, the horizontal mean of its net flux, from the
+  // same evaluation, on the grid.
+  struct OperatorProfiles {
+    SubgridProfiles subgrid;
     std::vector<NodeProfile> further;
+  };
+  const auto operator_profiles = [&]() {
+    OperatorProfiles out{subgrid_names, {}};
+    if (rhs.viscous()) {
+      const DeviceView<Real***> nodes("dg::subgrid_fluxes", elements, dg::SubgridFlux::count<Eq>, L::nodes);
+      rhs.subgrid_fluxes(run.t, q_flat, integrator.stage_buffer(), nodes);
+      out.subgrid.field = grid_node_values(Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), nodes),
+                                           lgl_nodes, mesh);
+    } else if (rhs.radiation()) {
+      rhs.evaluate_for_diagnostics(run.t, q_flat, integrator.stage_buffer());
+    }
     if (rhs.radiation()) {
       const HostView<Real***> flux("dg::radiative_flux_host", elements, 1, L::nodes);
       const auto nodes = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), rhs.radiative_flux());
       for (int e = 0; e < elements; ++e)
         for (int n = 0; n < L::nodes; ++n) flux(e, 0, n) = nodes(e, n);
-      further.push_back({"F_rad", "net upward longwave flux of the radiation scheme", "W m-2",
-                         grid_node_values(flux, lgl_nodes, mesh)[0]});
+      out.further.push_back({"F_rad", "net upward longwave flux of the radiation scheme", "W m-2",
+                             grid_node_values(flux, lgl_nodes, mesh)[0]});
     }
+    return out;
+  };
+  const auto write_profiles_of = [&](const GridValues& grid, const OperatorProfiles& op) {
     write_profiles(ctx.output_dir + "/profiles.nc", info, grid, run.t, comm, case_name, time_units,
-                   rhs.viscous() ? &subgrid : nullptr, further);
+                   rhs.viscous() ? &op.subgrid : nullptr, op.further);
   };
   // Set when the time loop has ended: the records written then (between output times,
   // after max_steps or a signal) are not the schedule's, and run.records_time stays put.
@@ -297,10 +299,13 @@ void run_equations(const RunContext& ctx, std::unique_ptr<Case> the_case) {
     last_row_time = run.t;
     if (!stopping) run.records_time = run.t;
     if (file >= 0) {
+      // The operator's profiles first: their node values are gone before the grid is formed.
+      const bool with_profiles = config.output.profiles_interval == 0;
+      const OperatorProfiles op = with_profiles ? operator_profiles() : OperatorProfiles{};
       const GridValues grid = grid_values(info, derive, host, lgl_nodes, mesh);
       write_field_file(ctx.output_dir + "/" + detail::field_file_name(static_cast<int>(file)), info, grid, run.t, N,
                        comm, case_name, time_units);
-      if (config.output.profiles_interval == 0) profiles_now(grid);
+      if (with_profiles) write_profiles_of(grid, op);
       last_output_time = run.t;
     }
   };
@@ -312,7 +317,8 @@ void run_equations(const RunContext& ctx, std::unique_ptr<Case> the_case) {
     if (run.t != last_row_time) output(-1);
     ScopedTimer timer(ctx.timers, "output");
     copy_to_host(run.t);
-    profiles_now(grid_values(info, derive, host, lgl_nodes, mesh));
+    const OperatorProfiles op = operator_profiles();
+    write_profiles_of(grid_values(info, derive, host, lgl_nodes, mesh), op);
     last_profile_time = run.t;
     if (!stopping) run.records_time = run.t;
   };

@@ -28,7 +28,8 @@ std::vector<double> conserved_integrals(const HostSolution& s, const std::vector
                                         const NodeWeights& weights, MPI_Comm comm);
 
 /// L2 (sqrt of the domain mean of the squared error) and Linf error of each conservative
-/// variable; `volume` is the domain volume.
+/// variable; `volume` is the domain volume. An empty `exact` (no data) measures q itself,
+/// as against an exact solution of zeros.
 void error_norms(const HostView<Real***>& q, const HostView<Real***>& exact, const NodeWeights& weights,
                  double volume, MPI_Comm comm, std::vector<double>& l2, std::vector<double>& linf);
 

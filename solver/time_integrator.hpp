@@ -32,6 +32,10 @@ class TimeIntegrator {
   /// The number of stages of the scheme `name` (InputError for an unknown one).
   static int stages_of(const std::string& name);
   const std::string& name() const { return name_; }
+  /// The buffer each stage's rhs is written into: free between steps (every stage
+  /// overwrites all of it before reading it), so a diagnostic evaluation of the
+  /// right-hand side between steps may use it as its output.
+  const FlatView& stage_buffer() const { return k_; }
 
   /// Advances q from t to t + dt in place.
   template <class Rhs>
