@@ -10,7 +10,8 @@
 #   - test_strict_math: the six elementary functions in a GPU kernel against the host,
 #     bit for bit, over 1.2 million arguments;
 #   - the unit, operator and regression suites: every kernels_* and regression reference
-#     (made on a CPU) must match its state_checksum exactly (--exact);
+#     (made on a CPU) must match its state_checksum exactly (--exact); the memory tests
+#     (the most bytes held in device Views against the same per-node budgets);
 # and with both builds, the TGV benchmark (16^3 elements, N = 4, and 1e7 DOF), strict
 # and vendor alternately, for the cost of strict math on the GPU.
 # Everything lands in OUT (default ./gpu_check): ctest logs, bench.csv files,
@@ -69,7 +70,7 @@ fi
 
 log ""
 log "## Unit, operator and regression suites (references made on a CPU, checksums exact)"
-(cd "$strict" && ctest -L 'unit|operator|regression|mpi' --output-on-failure --timeout 600 -j 4 >"$out/ctest.log" 2>&1)
+(cd "$strict" && ctest -L 'unit|operator|regression|mpi|memory' --output-on-failure --timeout 600 -j 4 >"$out/ctest.log" 2>&1)
 ctest_status=$?
 log "- $(grep -E 'tests passed|tests failed' "$out/ctest.log" | tail -1)"
 grep -E '^\s*[0-9]+ - .*\(Failed|Timeout\)' "$out/ctest.log" | sed 's/^/  - /' | tee -a "$results"
