@@ -21,12 +21,12 @@ nodes = s["dof"]  # elements x (N+1)^3, one rank
 budget = float(sys.argv[3])
 spaces = {}  # space -> (peak bytes, [(bytes, label)])
 for line in open(sys.argv[1]).read().splitlines():
-    words = line.split(" ", 2)
-    if words[0] == "peak":
-        space = words[1]
-        spaces[space] = (int(words[2]), [])
+    if line.startswith("peak "):
+        _, space, peak = line.split(" ")
+        spaces[space] = (int(peak), [])
     elif line:
-        spaces[space][1].append((int(words[0]), words[1]))
+        b, label = line.split(" ", 1)  # a label may hold spaces
+        spaces[space][1].append((int(b), label))
 worst = 0
 for space, (peak, held) in spaces.items():
     per_node = peak / 8 / nodes
