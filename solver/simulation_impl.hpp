@@ -265,10 +265,9 @@ void run_equations(const RunContext& ctx, std::unique_ptr<Case> the_case) {
       rhs.evaluate_for_diagnostics(run.t, q_flat, integrator.stage_buffer());
     }
     if (rhs.radiation()) {
-      const HostView<Real***> flux("dg::radiative_flux_host", elements, 1, L::nodes);
+      // (element, node) seen as (element, 1, node): the same values in the same order.
       const auto nodes = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), rhs.radiative_flux());
-      for (int e = 0; e < elements; ++e)
-        for (int n = 0; n < L::nodes; ++n) flux(e, 0, n) = nodes(e, n);
+      const HostView<Real***> flux(nodes.data(), elements, 1, L::nodes);
       out.further.push_back({"F_rad", "net upward longwave flux of the radiation scheme", "W m-2",
                              grid_node_values(flux, lgl_nodes, mesh)[0]});
     }
