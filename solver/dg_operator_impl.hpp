@@ -405,19 +405,26 @@ void DgOperator<N, Eq>::volume_integral(const StateView& q, const StateView& dq)
   });
 }
 
-/// The flux-differencing terms of node `here` along the compile-time direction D:
-/// sum += sum_m 2 scale D_im F#_D(here, node first + m stride) (a compile-time direction
-/// keeps the flux's components in registers).
+/// The flux-differencing terms of node `here` (index i along the compile-time direction
+/// D): sum += sum_{m != i} 2 scale D_im (F#_D(here, m) - F#_D(here, here)), for m
+/// increasing, node m = first + m stride (a compile-time direction keeps the flux's
+/// components in registers). As sum_m D_im = 0, subtracting the node's own flux changes
+/// nothing in exact arithmetic; in floating point it keeps the round-off of D (rows that
+/// do not sum to exactly 0, w_i D_ij + w_j D_ji != B_ij in the last bit) from multiplying
+/// the flux itself: a uniform flux gives exactly 0, and a mean wind no longer leaves a
+/// same-signed round-off in the mass and energy budgets at every step.
 template <int D, int N, class Eq, class Points>
 KOKKOS_FORCEINLINE_FUNCTION void add_split_terms(const Eq& eq, const Basis<N>& b, const Points& P, int e, int first,
                                             int stride, int i, Real scale, const typename Eq::SplitPoint& here,
                                             typename Eq::Cons& sum) {
+  const typename Eq::Cons own = eq.two_point_flux(here, here, D);
   for (int m = 0; m < N + 1; ++m) {
+    if (m == i) continue;
     const int node = first + m * stride;
     const typename Eq::SplitPoint there = Eq::split_from([&](int v) { return P(e, v, node); });
     const typename Eq::Cons f = eq.two_point_flux(here, there, D);
     const Real weight = 2 * scale * b.D[i][m];
-    for (int v = 0; v < Eq::nvar; ++v) sum[v] += weight * f[v];
+    for (int v = 0; v < Eq::nvar; ++v) sum[v] += weight * (f[v] - own[v]);
   }
 }
 
@@ -430,12 +437,12 @@ using LineMajor = Real[Vars][N + 1][(N + 1) * (N + 1)];
 /// The flux-differencing terms along the compile-time direction D of all (N + 1)^2 lines
 /// of an element at once, added to acc(v, a, t) (node a of line t) with the weights
 /// weight[a][m] = 2 (2/h_D) D_am: per node the same terms, added in the same order (m = 0
-/// … N), as add_split_terms. Each two-point flux is formed once for both of its nodes
-/// (F#(a, b) = F#(b, a) bit for bit: every operation in it is symmetric in a and b), and
-/// node a receives the term of pair (a', m') when a' = a or m' = a, in increasing order of
-/// the other index, as the pairs are visited (a' outer, m' >= a' inner). The innermost
-/// loop runs over the lines, whose values are contiguous: it vectorises without changing
-/// any node's arithmetic.
+/// … N, m != a, each less the node's own flux F#(a, a)), as add_split_terms. Each
+/// two-point flux is formed once for both of its nodes (F#(a, b) = F#(b, a) bit for bit:
+/// every operation in it is symmetric in a and b), and node a receives the term of pair
+/// (a', m') when a' = a or m' = a, in increasing order of the other index, as the pairs
+/// are visited (a' outer, m' > a' inner). The innermost loop runs over the lines, whose
+/// values are contiguous: it vectorises without changing any node's arithmetic.
 template <int D, int N, class Eq>
 KOKKOS_FORCEINLINE_FUNCTION void add_split_lines(const Eq& eq, const Real (&weight)[N + 1][N + 1],
                                             const LineMajor<N, Eq::nsplit>& P, LineMajor<N, Eq::nvar>& acc) {
@@ -446,21 +453,21 @@ KOKKOS_FORCEINLINE_FUNCTION void add_split_lines(const Eq& eq, const Real (&weig
     const typename Eq::SplitPoint pm = Eq::split_from([&](int v) { return P[v][m][t]; });
     return eq.two_point_flux(pa, pm, D);
   };
-  for (int a = 0; a < n1; ++a) {
-    const Real waa = weight[a][a];
-    for (int t = 0; t < lines; ++t) {  // the pair (a, a)
+  LineMajor<N, nv> own;  // F#(a, a) of every node
+  for (int a = 0; a < n1; ++a)
+    for (int t = 0; t < lines; ++t) {
       const Cons f = flux(a, a, t);
-      for (int v = 0; v < nv; ++v) acc[v][a][t] += waa * f[v];
+      for (int v = 0; v < nv; ++v) own[v][a][t] = f[v];
     }
+  for (int a = 0; a < n1; ++a)
     for (int m = a + 1; m < n1; ++m) {
       const Real wam = weight[a][m], wma = weight[m][a];
       for (int t = 0; t < lines; ++t) {
         const Cons f = flux(a, m, t);
-        for (int v = 0; v < nv; ++v) acc[v][a][t] += wam * f[v];
-        for (int v = 0; v < nv; ++v) acc[v][m][t] += wma * f[v];
+        for (int v = 0; v < nv; ++v) acc[v][a][t] += wam * (f[v] - own[v][a][t]);
+        for (int v = 0; v < nv; ++v) acc[v][m][t] += wma * (f[v] - own[v][m][t]);
       }
     }
-  }
 }
 
 /// Split form, by lines of nodes, one element per thread (host backends): the pointwise
@@ -524,7 +531,9 @@ void DgOperator<N, Eq>::volume_integral_split_lines(const StateView& q, const St
 }
 
 /// Split form: dq_i = -sum_d (2/h_d) sum_m 2 D_im F#(q_i, q_m) along d (flux
-/// differencing; Gassner, Winters & Kopriva 2016, eq. 3.20), surface terms as before.
+/// differencing; Gassner, Winters & Kopriva 2016, eq. 3.20), formed as
+/// sum_{m != i} 2 D_im (F#(q_i, q_m) - F#(q_i, q_i)) (add_split_terms), surface terms as
+/// before.
 /// Node by node, each thread forming its node's fluxes from the stored points (devices,
 /// where a thread per node keeps loads coalesced; host backends use the line kernel).
 template <int N, class Eq>
