@@ -8,6 +8,7 @@
 /// Not yet used by the solver: the DG operator still takes affine elements. These are the
 /// mappings the curvilinear metric terms (solver/curvilinear_metrics.hpp) are tested on.
 #include <string>
+#include <vector>
 
 namespace squall::mesh {
 
@@ -24,6 +25,22 @@ struct Hill {
   double half_width = 1;  ///< a [m]
   double wavelength = 1;  ///< lambda [m] (Schär's mountain only)
   double x_c = 0, y_c = 0;
+};
+
+/// A user's terrain h(x, y) on a rectilinear grid: x (nx values) and y (ny values)
+/// strictly increasing [m], h[j * nx + i] the height at (x_i, y_j) [m]. Between the grid
+/// points h is bilinear; a point outside the grid is an error (the grid must cover the
+/// domain). A grid one point wide along y (ny = 1) is a 2-D terrain h(x).
+struct TerrainGrid {
+  std::vector<double> x, y, h;
+  std::string source;  ///< where it came from (a file and variable), for messages
+
+  /// InputError unless the sizes agree, the coordinates are finite and strictly
+  /// increasing and the heights finite.
+  void validate() const;
+  /// Bilinear h(x, y); InputError for a point outside the grid.
+  double at(double px, double py) const;
+  double max_abs() const;
 };
 
 /// How the terrain's displacement decays with height.
@@ -43,6 +60,9 @@ class TerrainMapping {
   /// [m]. Throws InputError for a hill that folds the mapping (h0 at least the depth H,
   /// or below -H), a non-positive width, wavelength or decay scale.
   TerrainMapping(Hill hill, Decay decay, double bottom, double top, double decay_scale = 0);
+  /// The same over a user's terrain grid (validated here; the same folding checks with
+  /// the grid's largest |h|).
+  TerrainMapping(TerrainGrid grid, Decay decay, double bottom, double top, double decay_scale = 0);
 
   /// Surface height h(x, y) [m] (above the brick's bottom).
   double surface(double x, double y) const;
@@ -55,7 +75,11 @@ class TerrainMapping {
   const Hill& hill() const { return hill_; }
 
  private:
+  void check_folding(double largest, const std::string& what) const;
+
   Hill hill_;
+  TerrainGrid grid_;
+  bool use_grid_ = false;
   Decay decay_;
   double bottom_, top_, scale_;
 };
