@@ -21,8 +21,8 @@
 /// Host functions over one element, for setting up the geometry once; not kernels. Not yet
 /// used by the DG operator, which takes affine elements.
 #include <array>
-#include <cmath>
 
+#include "core/math.hpp"
 #include "solver/basis.hpp"
 #include "solver/dg_layout.hpp"
 
@@ -103,7 +103,7 @@ FaceMetric face_metric(const ElementMetrics<N>& g, int local_face, int m) {
   const double sign = local_face % 2 == 1 ? 1.0 : -1.0;
   FaceMetric f;
   const double v[3] = {g.ja[d][0][n], g.ja[d][1][n], g.ja[d][2][n]};
-  f.area = std::sqrt(v[0] * v[0] + v[1] * v[1] + v[2] * v[2]);
+  f.area = math::sqrt(v[0] * v[0] + v[1] * v[1] + v[2] * v[2]);
   for (int k = 0; k < 3; ++k) f.normal[k] = sign * v[k] / f.area;
   return f;
 }
