@@ -46,6 +46,10 @@ void TerrainMapping::check_folding(double largest, const std::string& what) cons
   if (decay_ == Decay::smooth) {
     if (!(scale_ > 0))
       throw InputError("terrain: the smooth decay needs a decay scale > 0 m, got " + std::to_string(scale_));
+    // sinh(H/s) from exp overflows past H/s = 709; a hill that decays within H/300 is flat anyway.
+    if (!(depth / scale_ <= 300))
+      throw InputError("terrain: the smooth decay's scale (" + std::to_string(scale_) +
+                       " m) must be at least 1/300 of the domain's depth (" + std::to_string(depth) + " m)");
     // dz/dzeta = 1 - h cosh((H - zeta)/s) / (s sinh(H/s)) is smallest at the bottom.
     const double limit = scale_ * hyperbolic_tangent(depth / scale_);
     if (!(largest < limit))

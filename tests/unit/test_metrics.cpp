@@ -305,6 +305,9 @@ TEST_CASE("Terrain mappings that would fold are refused", "[metrics][terrain]") 
   CHECK_THROWS_AS(mesh::TerrainMapping(hill, mesh::Decay::linear, 0.0, 900.0), InputError);
   CHECK_THROWS_AS(mesh::TerrainMapping(hill, mesh::Decay::smooth, 0.0, 9000.0, 800.0), InputError);
   CHECK_NOTHROW(mesh::TerrainMapping(hill, mesh::Decay::smooth, 0.0, 9000.0, 3000.0));
+  hill.height = 10;
+  CHECK_THROWS_WITH(mesh::TerrainMapping(hill, mesh::Decay::smooth, 0.0, 9000.0, 20.0), Catch::Contains("1/300"));
+  hill.height = 1000;
   hill.half_width = 0;
   CHECK_THROWS_AS(mesh::TerrainMapping(hill, mesh::Decay::linear, 0.0, 9000.0), InputError);
   CHECK_THROWS_AS(mesh::hill_shape("gaussian"), InputError);
