@@ -41,19 +41,7 @@ import math
 import os
 import sys
 
-
-def _ensure_numpy():
-    """Re-runs this script under Debian's /usr/bin/python3 when this interpreter has no
-    numpy (Debian's python3-numpy comes with python3-xarray)."""
-    try:
-        import numpy  # noqa: F401
-        return
-    except ImportError:
-        pass
-    system = "/usr/bin/python3"
-    if os.path.exists(system) and os.path.realpath(sys.executable) != os.path.realpath(system):
-        os.execv(system, [system] + sys.argv)
-    sys.exit("mountain_wave_theory.py: needs numpy (apt-get install python3-numpy)")
+from scaling import UsageError, ensure_module
 
 
 G = 9.81        # gravity [m s-2], physics/constants.hpp
@@ -165,7 +153,10 @@ def main(argv):
     p.add_argument("case", choices=sorted(CASES))
     p.add_argument("--out", default="validation/mountain_waves", help="folder of the outputs")
     args = p.parse_args(argv)
-    _ensure_numpy()
+    try:
+        ensure_module("numpy", "the theory needs")
+    except UsageError as e:
+        sys.exit(f"mountain_wave_theory.py: {e}")
     import numpy as np
     sol = solve_case(args.case)
     os.makedirs(args.out, exist_ok=True)

@@ -244,19 +244,25 @@ def check_inputs(args, files=("case",)):
         raise UsageError(f"--squall: {args.squall!r} is not an executable (build first: scripts/build.sh)")
 
 
-def ensure_matplotlib():
+def ensure_module(module, need):
     """Re-runs this script under Debian's /usr/bin/python3 when the current interpreter
-    has no matplotlib; returns normally when plots can be made."""
+    cannot import `module` and that one can; returns normally when it can be imported,
+    raises UsageError("<need>: apt-get install python3-<module> ...") otherwise."""
     try:
-        import matplotlib  # noqa: F401
+        __import__(module)
         return
     except ImportError:
         pass
     system = "/usr/bin/python3"
     if os.path.exists(system) and os.path.realpath(sys.executable) != os.path.realpath(system):
-        if subprocess.run([system, "-c", "import matplotlib"], capture_output=True).returncode == 0:
+        if subprocess.run([system, "-c", f"import {module}"], capture_output=True).returncode == 0:
             os.execv(system, [system] + sys.argv)
-    raise UsageError("the plots need matplotlib: apt-get install python3-matplotlib (for /usr/bin/python3)")
+    raise UsageError(f"{need} {module}: apt-get install python3-{module} (for /usr/bin/python3)")
+
+
+def ensure_matplotlib():
+    """ensure_module for the plots."""
+    ensure_module("matplotlib", "the plots need")
 
 
 def parse_args(argv):

@@ -8,18 +8,14 @@ w = U dh/dx, and the evanescent branch (a narrow hill carries almost no flux).
   test_mountain_wave_theory.py SCRIPTS_DIR
 """
 import math
-import os
 import sys
 
-try:
-    import numpy as np
-except ImportError:
-    system = "/usr/bin/python3"
-    if os.path.exists(system) and os.path.realpath(sys.executable) != os.path.realpath(system):
-        os.execv(system, [system] + sys.argv)
-    raise
-
 sys.path.insert(0, sys.argv[1])
+from scaling import ensure_module  # noqa: E402
+
+ensure_module("numpy", "the test needs")
+import numpy as np  # noqa: E402
+
 import mountain_wave_theory as mw  # noqa: E402
 
 failures = []
