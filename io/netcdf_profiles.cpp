@@ -9,6 +9,7 @@
 
 #include "core/error.hpp"
 #include "io/disk_space.hpp"
+#include "io/netcdf_attribute.hpp"
 
 namespace squall::io {
 namespace {
@@ -63,14 +64,6 @@ class PartialFile {
  private:
   std::string path_;
 };
-
-std::string attribute(int id, int var, const char* name) {
-  size_t length = 0;
-  if (nc_inq_attlen(id, var, name, &length) != NC_NOERR) return "";
-  std::string value(length, '\0');
-  if (nc_get_att_text(id, var, name, value.data()) != NC_NOERR) return "";
-  return value;
-}
 
 void text(const Checker& check, int id, int var, const char* name, const std::string& value) {
   if (!value.empty()) check(nc_put_att_text(id, var, name, value.size(), value.c_str()), name);
@@ -249,8 +242,8 @@ int write_profile_means(const std::string& profiles_path, const std::string& out
     char name[NC_MAX_NAME + 1];
     read(nc_inq_var(id, v, name, nullptr, &ndims, dims, nullptr), "variables");
     if (ndims != 2 || dims[0] != time_dim) continue;
-    ProfileVariable m{name, attribute(id, v, "long_name"), attribute(id, v, "standard_name"),
-                      attribute(id, v, "units"), std::vector<double>(levels, 0.0)};
+    ProfileVariable m{name, text_attribute(id, v, "long_name"), text_attribute(id, v, "standard_name"),
+                      text_attribute(id, v, "units"), std::vector<double>(levels, 0.0)};
     for (const auto& [t, r] : chosen) {  // ascending time: the same order on every run
       const size_t start[2] = {r, 0}, count[2] = {1, levels};
       read(nc_get_vara_double(id, v, start, count, row.data()), name);
@@ -259,7 +252,7 @@ int write_profile_means(const std::string& profiles_path, const std::string& out
     for (double& x : m.values) x /= static_cast<double>(chosen.size());
     means.push_back(std::move(m));
   }
-  const std::string title = attribute(id, NC_GLOBAL, "title");
+  const std::string title = text_attribute(id, NC_GLOBAL, "title");
 
   const std::string tmp = out_path + ".tmp";
   const Checker check{tmp, true, tmp};

@@ -5,18 +5,10 @@
 #include <vector>
 
 #include "core/error.hpp"
+#include "io/netcdf_attribute.hpp"
 
 namespace squall::io {
 namespace {
-
-std::string text_attribute(int id, int var, const char* name) {
-  std::size_t length = 0;
-  if (nc_inq_attlen(id, var, name, &length) != NC_NOERR) return "";
-  std::string value(length, '\0');
-  if (nc_get_att_text(id, var, name, value.data()) != NC_NOERR) return "";
-  while (!value.empty() && value.back() == '\0') value.pop_back();
-  return value;
-}
 
 bool metres(const std::string& units) {
   return units.empty() || units == "m" || units == "metre" || units == "metres" || units == "meter" ||
