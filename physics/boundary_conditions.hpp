@@ -1,7 +1,8 @@
 #pragma once
 /// Wall boundary conditions as pointwise types. Each kind is a small struct that gives,
 /// at one face node of a wall normal to direction d, for any equation set Eq:
-///   outer_state(eq, q, d)        the state beyond the wall, for the numerical flux;
+///   outer_state(eq, q, d)        the state beyond the wall, for the numerical flux (on a
+///                                curved wall d is its unit normal, a VectorNormal);
 ///   gradient_jump(eq, g, p, d)   g* - g, the wall values of the gradient variables that
 ///                                the BR1 lifting sees, less the interior values (p: the
 ///                                pressure at the node);
@@ -29,12 +30,22 @@ KOKKOS_INLINE_FUNCTION typename Eq::Cons mirror(const Eq&, const typename Eq::Co
   m[Eq::i_rhou + d] = -q[Eq::i_rhou + d];
   return m;
 }
+/// The mirror state across a curved wall of unit normal n: rho u - 2 (rho u . n) n.
+template <class Eq>
+KOKKOS_INLINE_FUNCTION typename Eq::Cons mirror(const Eq&, const typename Eq::Cons& q, const VectorNormal& n) {
+  typename Eq::Cons m = q;
+  const Real* rho_u = &q[Eq::i_rhou];
+  const Real normal = rho_u[0] * n.n[0] + rho_u[1] * n.n[1] + rho_u[2] * n.n[2];
+  for (int i = 0; i < 3; ++i) m[Eq::i_rhou + i] = rho_u[i] - 2 * normal * n.n[i];
+  return m;
+}
 
 /// Impenetrable, no stress, no heat flux: the normal velocity is zero at the wall,
 /// everything else takes the interior value (the mean of the state and its mirror).
 struct FreeSlip {
-  template <class Eq>
-  KOKKOS_INLINE_FUNCTION typename Eq::Cons outer_state(const Eq& eq, const typename Eq::Cons& q, int d) const {
+  template <class Eq, class Normal>
+  KOKKOS_INLINE_FUNCTION typename Eq::Cons outer_state(const Eq& eq, const typename Eq::Cons& q,
+                                                       const Normal& d) const {
     return mirror(eq, q, d);
   }
   template <class Eq>
@@ -52,8 +63,9 @@ struct FreeSlip {
 /// No-slip, no heat flux: u* = 0; the wall takes the interior stress (BR1), and no work
 /// is done since u* = 0.
 struct NoSlipAdiabatic {
-  template <class Eq>
-  KOKKOS_INLINE_FUNCTION typename Eq::Cons outer_state(const Eq& eq, const typename Eq::Cons& q, int d) const {
+  template <class Eq, class Normal>
+  KOKKOS_INLINE_FUNCTION typename Eq::Cons outer_state(const Eq& eq, const typename Eq::Cons& q,
+                                                       const Normal& d) const {
     return mirror(eq, q, d);
   }
   template <class Eq>
@@ -74,8 +86,9 @@ struct NoSlipAdiabatic {
 /// wall passes the interior heat flux, fv's energy component less the work u . tau.
 struct NoSlipIsothermal {
   Real temperature;  ///< T_wall [K]
-  template <class Eq>
-  KOKKOS_INLINE_FUNCTION typename Eq::Cons outer_state(const Eq& eq, const typename Eq::Cons& q, int d) const {
+  template <class Eq, class Normal>
+  KOKKOS_INLINE_FUNCTION typename Eq::Cons outer_state(const Eq& eq, const typename Eq::Cons& q,
+                                                       const Normal& d) const {
     return mirror(eq, q, d);
   }
   template <class Eq>
@@ -106,8 +119,9 @@ struct SurfaceFlux {
   bool bulk;   ///< bulk_aerodynamic: fluxes from the transfer coefficients and T_s
   int direction;
   Real sign;   ///< -1 at the low end, +1 at the high end
-  template <class Eq>
-  KOKKOS_INLINE_FUNCTION typename Eq::Cons outer_state(const Eq& eq, const typename Eq::Cons& q, int d) const {
+  template <class Eq, class Normal>
+  KOKKOS_INLINE_FUNCTION typename Eq::Cons outer_state(const Eq& eq, const typename Eq::Cons& q,
+                                                       const Normal& d) const {
     return mirror(eq, q, d);
   }
   template <class Eq>

@@ -2,6 +2,7 @@
 /// Numerical surface fluxes: functions of the two states of a face, (minus, plus), with
 /// the normal pointing from minus to plus, for any equation set Eq.
 #include "core/math.hpp"
+#include "physics/dry_air.hpp"
 
 namespace squall::physics {
 
@@ -29,6 +30,28 @@ KOKKOS_FORCEINLINE_FUNCTION RusanovFlux<Eq> rusanov_with_sides(const Eq& eq, con
   r.minus = eq.flux(q_m, w_m, aux.p_ref, n);
   r.plus = eq.flux(q_p, w_p, aux.p_ref, n);
   const Real lambda = math::max(eq.max_wave_speed(w_m, n), eq.max_wave_speed(w_p, n));
+  for (int v = 0; v < Eq::nvar; ++v) r.star[v] = 0.5 * (r.minus[v] + r.plus[v]) - 0.5 * lambda * (q_p[v] - q_m[v]);
+  return r;
+}
+/// Rusanov's flux through a curved face times its surface element, in contravariant form:
+/// ja = |J a^d| n is the face node's contravariant vector J a^d (the normal from minus to
+/// plus scaled by the surface Jacobian), and
+///   F* = (F(q_m).ja + F(q_p).ja) / 2 - lambda |ja| (q_p - q_m) / 2,
+/// lambda = max(|u.n| + c) with the unit normal n = ja / |ja|. The physical fluxes are
+/// those along ja itself (F is linear in the normal), as the volume term forms them, so a
+/// uniform state gives F* - F(q).ja = 0 exactly.
+template <class Eq>
+KOKKOS_FORCEINLINE_FUNCTION RusanovFlux<Eq> rusanov_contravariant(const Eq& eq, const typename Eq::Cons& q_m,
+                                                             const typename Eq::Prim& w_m,
+                                                             const typename Eq::Cons& q_p,
+                                                             const typename Eq::Prim& w_p,
+                                                             const typename Eq::Aux& aux, const VectorNormal& ja) {
+  const Real area = math::sqrt(ja.n[0] * ja.n[0] + ja.n[1] * ja.n[1] + ja.n[2] * ja.n[2]);
+  const VectorNormal unit{{ja.n[0] / area, ja.n[1] / area, ja.n[2] / area}};
+  RusanovFlux<Eq> r;
+  r.minus = eq.flux(q_m, w_m, aux.p_ref, ja);
+  r.plus = eq.flux(q_p, w_p, aux.p_ref, ja);
+  const Real lambda = math::max(eq.max_wave_speed(w_m, unit), eq.max_wave_speed(w_p, unit)) * area;
   for (int v = 0; v < Eq::nvar; ++v) r.star[v] = 0.5 * (r.minus[v] + r.plus[v]) - 0.5 * lambda * (q_p[v] - q_m[v]);
   return r;
 }

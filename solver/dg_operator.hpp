@@ -185,8 +185,12 @@ class DgOperator {
   // lambdas in private member functions.
   void start_halo_exchange(const StateView& q);
   void volume_integral(const StateView& q, const StateView& dq);
+  template <bool Curved>
   void volume_integral_split(const StateView& dq);
+  template <bool Curved>
   void volume_integral_split_lines(const StateView& q, const StateView& dq);
+  void interior_faces(const StateView& q);
+  template <bool Curved>
   void interior_faces(const StateView& q);
   void mpi_faces(const StateView& q);
   void boundary_faces(const StateView& q);
@@ -194,6 +198,7 @@ class DgOperator {
   void boundary_faces(const StateView& q, int wall, const Condition& bc);
   void boundary_rates();
   void surface_lift(const StateView& dq);
+  void surface_lift_curved(const StateView& dq);
   void sources(Real t, const StateView& q, const StateView& dq);
   template <class Source>
   void forcing_sources(Real t, const StateView& q, const StateView& dq, const Source& first);
@@ -268,6 +273,9 @@ class DgOperator {
   DeviceView<Real**> element_rates_;   ///< (element, conserved quantity) (case sources)
   Real max_diffusivity_ = 0;
   bool evaluated_ = false;
+  bool curved_;                       ///< curved elements: the metric terms replace h and h_z
+  DeviceView<Real***> metrics_;       ///< curved: J a^i per node (Geometry::metrics)
+  DeviceView<Real**> inverse_jacobian_;  ///< curved: 1 / J per node
   MPI_Comm comm_;
   CoordView x_;
   AuxView aux_;

@@ -27,12 +27,44 @@ KOKKOS_INLINE_FUNCTION typename Eq::Prim node_primitive(const Eq& eq, const type
 
 /// F_d(q) of node n of element e, with the node's own reference state: the flux a face
 /// kernel subtracts from F* on its side (the same arithmetic as the volume flux).
-template <class Eq>
+/// On a curved face the normal d is the node's contravariant vector J a^d.
+template <class Eq, class Normal>
 KOKKOS_INLINE_FUNCTION typename Eq::Cons own_flux(const Eq& eq, const StateView& q, const AuxView& aux,
-                                                  const DeviceView<Real***>& th, int e, int n, int d) {
+                                                  const DeviceView<Real***>& th, int e, int n, const Normal& d) {
   const typename Eq::Cons s = load<Eq>(q, e, n);
   const physics::Aux a = load_aux(aux, e, n);
   return eq.flux(s, node_primitive(eq, s, a.phi, th, e, n), a.p_ref, d);
+}
+
+/// J a^d of node n of element e (curved elements): the contravariant vector along xi_d,
+/// from the metric terms (element, 3 d + k, node).
+KOKKOS_INLINE_FUNCTION physics::VectorNormal contravariant(const DeviceView<Real***>& metrics, int e, int n, int d) {
+  return {{metrics(e, 3 * d, n), metrics(e, 3 * d + 1, n), metrics(e, 3 * d + 2, n)}};
+}
+
+/// The unit vector of a contravariant vector: a curved face's normal.
+KOKKOS_INLINE_FUNCTION physics::VectorNormal unit_normal(const physics::VectorNormal& ja) {
+  const Real area = math::sqrt(ja.n[0] * ja.n[0] + ja.n[1] * ja.n[1] + ja.n[2] * ja.n[2]);
+  return {{ja.n[0] / area, ja.n[1] / area, ja.n[2] / area}};
+}
+
+/// Rusanov's flux through a face node of a brick (normal along direction d) or, scaled by
+/// the surface element, of a curved face (d the contravariant vector J a^d).
+template <class Eq>
+KOKKOS_FORCEINLINE_FUNCTION physics::RusanovFlux<Eq> face_flux(const Eq& eq, const typename Eq::Cons& q_m,
+                                                           const typename Eq::Prim& w_m,
+                                                           const typename Eq::Cons& q_p,
+                                                           const typename Eq::Prim& w_p, const physics::Aux& a,
+                                                           int d) {
+  return physics::rusanov_with_sides(eq, q_m, w_m, q_p, w_p, a, d);
+}
+template <class Eq>
+KOKKOS_FORCEINLINE_FUNCTION physics::RusanovFlux<Eq> face_flux(const Eq& eq, const typename Eq::Cons& q_m,
+                                                           const typename Eq::Prim& w_m,
+                                                           const typename Eq::Cons& q_p,
+                                                           const typename Eq::Prim& w_p, const physics::Aux& a,
+                                                           const physics::VectorNormal& ja) {
+  return physics::rusanov_contravariant(eq, q_m, w_m, q_p, w_p, a, ja);
 }
 
 /// Pi(p) of a node of element e, node n, of reference pressure p_ref for its gradient
@@ -96,14 +128,28 @@ KOKKOS_FORCEINLINE_FUNCTION NodePoint<Eq> pointwise_pass(const Eq& eq, const Sta
 /// along gravity: where the plus node's p_ref and phi are those of the minus node, F*'s
 /// plus flux is that flux already (the same function of the same values, so the same
 /// bits), and only the other faces form it again.
-template <int D, int N, class Eq>
+/// Curved: the fluxes are contravariant, along J a^D of each side's own node (bitwise the
+/// same vector on both sides: solver/geometry.hpp), F* scaled by the surface element.
+template <int D, bool Curved, int N, class Eq>
 KOKKOS_INLINE_FUNCTION void interior_face_node(const Eq& eq, const StateView& q, const AuxView& aux,
-                                               const DeviceView<Real***>& th, const DeviceView<Real****>& S, int em,
-                                               int ep, int m) {
+                                               const DeviceView<Real***>& th, const DeviceView<Real***>& metrics,
+                                               const DeviceView<Real****>& S, int em, int ep, int m) {
   using L = Layout<N>;
   const int nm = L::volume_node_of(m, 2 * D + 1), np = L::volume_node_of(m, 2 * D);
   const typename Eq::Cons qm = load<Eq>(q, em, nm), qp = load<Eq>(q, ep, np);
   const physics::Aux am = load_aux(aux, em, nm);
+  if constexpr (Curved) {
+    const physics::RusanovFlux<Eq> r =
+        physics::rusanov_contravariant(eq, qm, node_primitive(eq, qm, am.phi, th, em, nm), qp,
+                                       node_primitive(eq, qp, am.phi, th, ep, np), am, contravariant(metrics, em, nm, D));
+    const typename Eq::Cons fp = own_flux(eq, q, aux, th, ep, np, contravariant(metrics, ep, np, D));
+    for (int v = 0; v < Eq::nvar; ++v) {
+      S(em, 2 * D + 1, v, m) = r.star[v] - r.minus[v];
+      S(ep, 2 * D, v, m) = r.star[v] - fp[v];
+    }
+    return;
+  }
+  (void)metrics;
   const physics::RusanovFlux<Eq> r = physics::rusanov_with_sides(
       eq, qm, node_primitive(eq, qm, am.phi, th, em, nm), qp, node_primitive(eq, qp, am.phi, th, ep, np), am, D);
   const bool same_reference = aux(ep, Eq::a_p_ref, np) == am.p_ref && aux(ep, Eq::a_phi, np) == am.phi;
@@ -142,6 +188,9 @@ DgOperator<N, Eq>::DgOperator(const mesh::LocalMesh& mesh, const Basis<N>& basis
       forcing_bottom_(options.forcing_bottom),
       radiation_(options.radiation),
       radiation_scheme_(options.radiation_scheme),
+      curved_(geometry.curved),
+      metrics_(geometry.metrics),
+      inverse_jacobian_(geometry.inverse_jacobian),
       comm_(comm),
       x_(geometry.x),
       aux_(aux),
@@ -160,6 +209,10 @@ DgOperator<N, Eq>::DgOperator(const mesh::LocalMesh& mesh, const Basis<N>& basis
     Kokkos::deep_copy(filter_width_, fh);
   }
   for (int d = 0; d < 3; ++d) walls_anywhere_ |= !mesh.brick().periodic()[d];
+  if (curved_ && (viscous_ || !split_form_ || forcing_.active() || radiation_))
+    throw InputError(
+        "curved elements (terrain) take the split-form Euler operator only: physics.viscosity = 0, "
+        "physics.closure = \"constant\", dg.volume_flux = \"kennedy_gruber\", no [forcing] and no [radiation]");
   max_diffusivity_ = viscous_ ? max_molecular_diffusivity() : 0;
   theta_gradient_ = theta_diffusion_ || (closure_ == Closure::smagorinsky && gravity_ != 0);
 
@@ -251,7 +304,9 @@ DgOperator<N, Eq>::DgOperator(const mesh::LocalMesh& mesh, const Basis<N>& basis
     const auto ch = Kokkos::create_mirror_view(conserved_);
     for (int e = 0; e < elements_; ++e)
       for (int n = 0; n < L::nodes; ++n)
-        wh(e, n) = basis.w[L::index(n, 0)] * basis.w[L::index(n, 1)] * basis.w[L::index(n, 2)] * geometry.jacobian[e];
+        wh(e, n) = basis.w[L::index(n, 0)] * basis.w[L::index(n, 1)] * basis.w[L::index(n, 2)] *
+                   (curved_ ? geometry.node_jacobian[static_cast<std::size_t>(e) * L::nodes + n]
+                            : geometry.jacobian[e]);
     for (int c = 0; c < Eq::nconserved; ++c) ch(c) = Eq::conserved(c);
     Kokkos::deep_copy(node_weights_, wh);
     Kokkos::deep_copy(conserved_, ch);
@@ -360,7 +415,10 @@ template <int N, class Eq>
 void DgOperator<N, Eq>::volume_integral(const StateView& q, const StateView& dq) {
   ScopedTimer timer(timers_, "volume");
   if (split_form_ && kernel_layout_ == KernelLayout::elements) {
-    volume_integral_split_lines(q, dq);
+    if (curved_)
+      volume_integral_split_lines<true>(q, dq);
+    else
+      volume_integral_split_lines<false>(q, dq);
     return;
   }
   const auto F = flux_;
@@ -389,7 +447,10 @@ void DgOperator<N, Eq>::volume_integral(const StateView& q, const StateView& dq)
     }
   });
   if (split_form_) {
-    volume_integral_split(dq);
+    if (curved_)
+      volume_integral_split<true>(dq);
+    else
+      volume_integral_split<false>(dq);
     return;
   }
   const Basis<N> b = basis_;
@@ -413,16 +474,19 @@ void DgOperator<N, Eq>::volume_integral(const StateView& q, const StateView& dq)
 /// do not sum to exactly 0, w_i D_ij + w_j D_ji != B_ij in the last bit) from multiplying
 /// the flux itself: a uniform flux gives exactly 0, and a mean wind no longer leaves a
 /// same-signed round-off in the mass and energy budgets at every step.
-template <int D, int N, class Eq, class Points>
+/// normal(m, i) is the direction of the flux between the nodes m and i of the line:
+/// AxisNormal{D} on a brick; on curved elements the mean of their contravariant vectors
+/// J a^D, {J a^D}_im, with scale 1 (the volume term is multiplied by 1/J afterwards).
+template <int D, int N, class Eq, class Points, class NormalOf>
 KOKKOS_FORCEINLINE_FUNCTION void add_split_terms(const Eq& eq, const Basis<N>& b, const Points& P, int e, int first,
                                             int stride, int i, Real scale, const typename Eq::SplitPoint& here,
-                                            typename Eq::Cons& sum) {
-  const typename Eq::Cons own = eq.two_point_flux(here, here, D);
+                                            typename Eq::Cons& sum, const NormalOf& normal) {
+  const typename Eq::Cons own = eq.two_point_flux(here, here, normal(i, i));
   for (int m = 0; m < N + 1; ++m) {
     if (m == i) continue;
     const int node = first + m * stride;
     const typename Eq::SplitPoint there = Eq::split_from([&](int v) { return P(e, v, node); });
-    const typename Eq::Cons f = eq.two_point_flux(here, there, D);
+    const typename Eq::Cons f = eq.two_point_flux(here, there, normal(i, m));
     const Real weight = 2 * scale * b.D[i][m];
     for (int v = 0; v < Eq::nvar; ++v) sum[v] += weight * (f[v] - own[v]);
   }
@@ -443,15 +507,18 @@ using LineMajor = Real[Vars][N + 1][(N + 1) * (N + 1)];
 /// (a', m') when a' = a or m' = a, in increasing order of the other index, as the pairs
 /// are visited (a' outer, m' > a' inner). The innermost loop runs over the lines, whose
 /// values are contiguous: it vectorises without changing any node's arithmetic.
-template <int D, int N, class Eq>
+/// normal(a, m, t): the flux's direction between nodes a and m of line t, as in
+/// add_split_terms.
+template <int D, int N, class Eq, class NormalOf>
 KOKKOS_FORCEINLINE_FUNCTION void add_split_lines(const Eq& eq, const Real (&weight)[N + 1][N + 1],
-                                            const LineMajor<N, Eq::nsplit>& P, LineMajor<N, Eq::nvar>& acc) {
+                                            const LineMajor<N, Eq::nsplit>& P, LineMajor<N, Eq::nvar>& acc,
+                                            const NormalOf& normal) {
   constexpr int n1 = N + 1, lines = n1 * n1, nv = Eq::nvar;
   using Cons = typename Eq::Cons;
   const auto flux = [&](int a, int m, int t) {
     const typename Eq::SplitPoint pa = Eq::split_from([&](int v) { return P[v][a][t]; });
     const typename Eq::SplitPoint pm = Eq::split_from([&](int v) { return P[v][m][t]; });
-    return eq.two_point_flux(pa, pm, D);
+    return eq.two_point_flux(pa, pm, normal(a, m, t));
   };
   LineMajor<N, nv> own;  // F#(a, a) of every node
   for (int a = 0; a < n1; ++a)
@@ -474,7 +541,13 @@ KOKKOS_FORCEINLINE_FUNCTION void add_split_lines(const Eq& eq, const Real (&weig
 /// pass and the flux differencing in one kernel, the split-form points of the element
 /// kept in a local array (never stored), the gradient variables written for the viscous
 /// phases. The same bits as the pointwise pass followed by the per-node kernel (tested).
+///
+/// Curved elements (Curved): the two-point fluxes along the mean contravariant vectors
+/// {J a^d} of each pair (Gassner, Winters & Kopriva 2016, sec. 5; the metric-averaged
+/// flux keeps the split form's conservation and free-stream preservation with
+/// curl-form metrics), the weights 2 D_am, and the sum times 1/J of the node.
 template <int N, class Eq>
+template <bool Curved>
 void DgOperator<N, Eq>::volume_integral_split_lines(const StateView& q, const StateView& dq) {
   const auto g = gvars_;
   const auto pi = exner_;
@@ -484,11 +557,13 @@ void DgOperator<N, Eq>::volume_integral_split_lines(const StateView& q, const St
   const auto aux = aux_;
   const Eq eq = eq_;
   const Basis<N> b = basis_;
-  const Real s0 = two_over_h_[0], s1 = two_over_h_[1];
+  const Real s0 = Curved ? 1 : two_over_h_[0], s1 = Curved ? 1 : two_over_h_[1];
   const auto hz = two_over_hz_;
+  const auto metrics = metrics_;
+  const auto inverse_jacobian = inverse_jacobian_;
   parallel_for("dg::volume_integral_split_lines", elements_, KOKKOS_LAMBDA(const int e) {
     constexpr int n1 = L::n1, lines = n1 * n1, ns = Eq::nsplit;
-    const Real s2 = hz(e);
+    const Real s2 = Curved ? 1 : hz(e);
     Real w0[n1][n1], w1[n1][n1], w2[n1][n1];  // 2 (2/h_d) D_am, as add_split_terms forms them
     for (int a = 0; a < n1; ++a)
       for (int m = 0; m < n1; ++m)
@@ -507,26 +582,55 @@ void DgOperator<N, Eq>::volume_integral_split_lines(const StateView& q, const St
         px[v][i][j + n1 * k] = values[v];
       }
     }
+    // Curved: J a^d of every node, in direction d's line order.
+    LineMajor<N, 3> jx, jy, jz;
+    if constexpr (Curved) {
+      for (int n = 0; n < L::nodes; ++n) {
+        const int i = n % n1, j = (n / n1) % n1, k = n / lines;
+        for (int c = 0; c < 3; ++c) {
+          jz[c][k][i + n1 * j] = metrics(e, 6 + c, n);
+          jy[c][j][i + n1 * k] = metrics(e, 3 + c, n);
+          jx[c][i][j + n1 * k] = metrics(e, c, n);
+        }
+      }
+    }
+    const auto normal_of = [&](const LineMajor<N, 3>& ja, auto axis) {
+      return [&ja, axis](int a, int m, int t) {
+        if constexpr (Curved) {
+          (void)axis;
+          return physics::VectorNormal{{Real(0.5) * (ja[0][a][t] + ja[0][m][t]), Real(0.5) * (ja[1][a][t] + ja[1][m][t]),
+                                        Real(0.5) * (ja[2][a][t] + ja[2][m][t])}};
+        } else {
+          (void)ja, (void)a, (void)m, (void)t;
+          return axis;
+        }
+      };
+    };
     // Per node: 0 + the x terms + the y terms + the z terms, each direction's sum carried
     // into the next one's order.
     LineMajor<N, nvar> ax, ay;
     for (int v = 0; v < nvar; ++v)
       for (int a = 0; a < n1; ++a)
         for (int t = 0; t < lines; ++t) ax[v][a][t] = 0;
-    add_split_lines<0, N>(eq, w0, px, ax);
+    add_split_lines<0, N>(eq, w0, px, ax, normal_of(jx, physics::AxisNormal{0}));
     for (int v = 0; v < nvar; ++v)
       for (int k = 0; k < n1; ++k)
         for (int j = 0; j < n1; ++j)
           for (int i = 0; i < n1; ++i) ay[v][j][i + n1 * k] = ax[v][i][j + n1 * k];
-    add_split_lines<1, N>(eq, w1, py, ay);
+    add_split_lines<1, N>(eq, w1, py, ay, normal_of(jy, physics::AxisNormal{1}));
     for (int v = 0; v < nvar; ++v)
       for (int k = 0; k < n1; ++k)
         for (int j = 0; j < n1; ++j)
           for (int i = 0; i < n1; ++i) ax[v][k][i + n1 * j] = ay[v][j][i + n1 * k];
-    add_split_lines<2, N>(eq, w2, pz, ax);
+    add_split_lines<2, N>(eq, w2, pz, ax, normal_of(jz, physics::AxisNormal{2}));
     for (int v = 0; v < nvar; ++v)
       for (int k = 0; k < n1; ++k)
-        for (int t = 0; t < lines; ++t) dq(e, v, t + lines * k) = -ax[v][k][t];
+        for (int t = 0; t < lines; ++t) {
+          if constexpr (Curved)
+            dq(e, v, t + lines * k) = -ax[v][k][t] * inverse_jacobian(e, t + lines * k);
+          else
+            dq(e, v, t + lines * k) = -ax[v][k][t];
+        }
   });
 }
 
@@ -536,29 +640,65 @@ void DgOperator<N, Eq>::volume_integral_split_lines(const StateView& q, const St
 /// before.
 /// Node by node, each thread forming its node's fluxes from the stored points (devices,
 /// where a thread per node keeps loads coalesced; host backends use the line kernel).
+/// Curved: as volume_integral_split_lines.
 template <int N, class Eq>
+template <bool Curved>
 void DgOperator<N, Eq>::volume_integral_split(const StateView& dq) {
   const auto P = points_;
   const Eq eq = eq_;
   const Basis<N> b = basis_;
-  const Real s0 = two_over_h_[0], s1 = two_over_h_[1];
+  const Real s0 = Curved ? 1 : two_over_h_[0], s1 = Curved ? 1 : two_over_h_[1];
   const auto hz = two_over_hz_;
+  const auto metrics = metrics_;
+  const auto inverse_jacobian = inverse_jacobian_;
   parallel_for_nodes<L::n1>("dg::volume_integral_split", elements_,
                            KOKKOS_LAMBDA(const int e, const int i, const int j, const int k) {
     const int n = L::node(i, j, k);
-    const Real s2 = hz(e);
+    const Real s2 = Curved ? 1 : hz(e);
     const typename Eq::SplitPoint here = Eq::split_from([&](int v) { return P(e, v, n); });
+    // The direction between node `here` (index a along d) and the node with index m.
+    const auto normal_of = [&](int d, int first, int stride, auto axis) {
+      return [=](int a, int m) {
+        if constexpr (Curved) {
+          (void)axis;
+          const int na = first + a * stride, nb = first + m * stride;
+          return physics::VectorNormal{{Real(0.5) * (metrics(e, 3 * d, na) + metrics(e, 3 * d, nb)),
+                                        Real(0.5) * (metrics(e, 3 * d + 1, na) + metrics(e, 3 * d + 1, nb)),
+                                        Real(0.5) * (metrics(e, 3 * d + 2, na) + metrics(e, 3 * d + 2, nb))}};
+        } else {
+          (void)d, (void)first, (void)stride, (void)a, (void)m;
+          return axis;
+        }
+      };
+    };
     Cons sum{};
-    add_split_terms<0>(eq, b, P, e, L::node(0, j, k), 1, i, s0, here, sum);
-    add_split_terms<1>(eq, b, P, e, L::node(i, 0, k), L::n1, j, s1, here, sum);
-    add_split_terms<2>(eq, b, P, e, L::node(i, j, 0), L::n1 * L::n1, k, s2, here, sum);
-    for (int v = 0; v < nvar; ++v) dq(e, v, n) = -sum[v];
+    const int f0 = L::node(0, j, k), f1 = L::node(i, 0, k), f2 = L::node(i, j, 0);
+    add_split_terms<0>(eq, b, P, e, f0, 1, i, s0, here, sum, normal_of(0, f0, 1, physics::AxisNormal{0}));
+    add_split_terms<1>(eq, b, P, e, f1, L::n1, j, s1, here, sum, normal_of(1, f1, L::n1, physics::AxisNormal{1}));
+    add_split_terms<2>(eq, b, P, e, f2, L::n1 * L::n1, k, s2, here, sum,
+                       normal_of(2, f2, L::n1 * L::n1, physics::AxisNormal{2}));
+    for (int v = 0; v < nvar; ++v) {
+      if constexpr (Curved)
+        dq(e, v, n) = -sum[v] * inverse_jacobian(e, n);
+      else
+        dq(e, v, n) = -sum[v];
+    }
   });
 }
 
 template <int N, class Eq>
 void DgOperator<N, Eq>::interior_faces(const StateView& q) {
   ScopedTimer timer(timers_, "interior_faces");
+  if (curved_)
+    interior_faces<true>(q);
+  else
+    interior_faces<false>(q);
+}
+
+template <int N, class Eq>
+template <bool Curved>
+void DgOperator<N, Eq>::interior_faces(const StateView& q) {
+  const auto metrics = metrics_;
   const auto faces = interior_;
   const auto S = surface_;
   const auto aux = aux_;
@@ -569,11 +709,11 @@ void DgOperator<N, Eq>::interior_faces(const StateView& q) {
                  const int em = faces(f, 0), ep = faces(f, 1), d = faces(f, 2);
                  // The direction as a compile-time constant (fluxes in registers).
                  if (d == 0) {
-                   interior_face_node<0, N>(eq, q, aux, th, S, em, ep, m);
+                   interior_face_node<0, Curved, N>(eq, q, aux, th, metrics, S, em, ep, m);
                  } else if (d == 1) {
-                   interior_face_node<1, N>(eq, q, aux, th, S, em, ep, m);
+                   interior_face_node<1, Curved, N>(eq, q, aux, th, metrics, S, em, ep, m);
                  } else {
-                   interior_face_node<2, N>(eq, q, aux, th, S, em, ep, m);
+                   interior_face_node<2, Curved, N>(eq, q, aux, th, metrics, S, em, ep, m);
                  }
                });
 }
@@ -582,13 +722,15 @@ void DgOperator<N, Eq>::interior_faces(const StateView& q) {
 /// (a neighbour's trace from the halo, or a wall's outer state): `minus` says whether
 /// this side is the face's minus side; `a` is this node's aux values, so this side's
 /// own flux comes with F*. Returns F*.
-template <class Eq, class Cons = typename Eq::Cons>
+/// Curved: d is this node's contravariant vector J a^d, and F* is scaled by the surface
+/// element (face_flux).
+template <class Eq, class Normal, class Cons = typename Eq::Cons>
 KOKKOS_INLINE_FUNCTION Cons one_sided_face_node(const Eq& eq, const Cons& inner, const typename Eq::Prim& w_inner,
-                                                const Cons& outer, const physics::Aux& a, int d, bool minus,
-                                                const DeviceView<Real****>& S, int e, int lf, int m) {
+                                                const Cons& outer, const physics::Aux& a, const Normal& d,
+                                                bool minus, const DeviceView<Real****>& S, int e, int lf, int m) {
   const typename Eq::Prim w_outer = eq.primitive(outer, a.phi);
-  const physics::RusanovFlux<Eq> r = minus ? physics::rusanov_with_sides(eq, inner, w_inner, outer, w_outer, a, d)
-                                           : physics::rusanov_with_sides(eq, outer, w_outer, inner, w_inner, a, d);
+  const physics::RusanovFlux<Eq> r = minus ? face_flux(eq, inner, w_inner, outer, w_outer, a, d)
+                                           : face_flux(eq, outer, w_outer, inner, w_inner, a, d);
   const Cons& own = minus ? r.minus : r.plus;
   for (int v = 0; v < Eq::nvar; ++v) S(e, lf, v, m) = r.star[v] - own[v];
   return r.star;
@@ -602,6 +744,8 @@ void DgOperator<N, Eq>::mpi_faces(const StateView& q) {
   const auto S = surface_;
   const auto aux = aux_;
   const auto th = thermo_;
+  const auto metrics = metrics_;
+  const bool curved = curved_;
   const Eq eq = eq_;
   parallel_for("dg::mpi_faces", static_cast<int>(faces.extent(0)), L::face_nodes,
                KOKKOS_LAMBDA(const int f, const int m) {
@@ -611,8 +755,12 @@ void DgOperator<N, Eq>::mpi_faces(const StateView& q) {
                  for (int v = 0; v < nvar; ++v) outer[v] = recv(f, v * L::face_nodes + m);
                  const Cons inner = load<Eq>(q, e, n);
                  const physics::Aux a = load_aux(aux, e, n);
-                 one_sided_face_node(eq, inner, node_primitive(eq, inner, a.phi, th, e, n), outer, a, lf / 2,
-                                     faces(f, 2), S, e, lf, m);
+                 const typename Eq::Prim w = node_primitive(eq, inner, a.phi, th, e, n);
+                 if (curved)
+                   one_sided_face_node(eq, inner, w, outer, a, contravariant(metrics, e, n, lf / 2), faces(f, 2), S,
+                                       e, lf, m);
+                 else
+                   one_sided_face_node(eq, inner, w, outer, a, lf / 2, faces(f, 2), S, e, lf, m);
                });
 }
 
@@ -631,6 +779,8 @@ void DgOperator<N, Eq>::boundary_faces(const StateView& q, int wall, const Condi
   const auto flux = wall_flux_;
   const auto aux = aux_;
   const auto th = thermo_;
+  const auto metrics = metrics_;
+  const bool curved = curved_;
   const Eq eq = eq_;
   // The wall is the plus side of a high face and the minus side of a low one.
   const int d = wall / 2, lf = wall;
@@ -641,8 +791,15 @@ void DgOperator<N, Eq>::boundary_faces(const StateView& q, int wall, const Condi
                  const int n = L::volume_node_of(m, lf);
                  const Cons inner = load<Eq>(q, e, n);
                  const physics::Aux a = load_aux(aux, e, n);
-                 const Cons star = one_sided_face_node(eq, inner, node_primitive(eq, inner, a.phi, th, e, n),
-                                                       bc.outer_state(eq, inner, d), a, d, minus, S, e, lf, m);
+                 const typename Eq::Prim w = node_primitive(eq, inner, a.phi, th, e, n);
+                 Cons star;
+                 if (curved) {  // the wall along the terrain's (or the mapped top's) normal
+                   const physics::VectorNormal ja = contravariant(metrics, e, n, d);
+                   star = one_sided_face_node(eq, inner, w, bc.outer_state(eq, inner, unit_normal(ja)), a, ja, minus,
+                                              S, e, lf, m);
+                 } else {
+                   star = one_sided_face_node(eq, inner, w, bc.outer_state(eq, inner, d), a, d, minus, S, e, lf, m);
+                 }
                  for (int c = 0; c < Eq::nconserved; ++c) flux(f, c, m) = star[Eq::conserved(c)];
                });
 }
@@ -661,6 +818,7 @@ void DgOperator<N, Eq>::boundary_rates() {
   const Basis<N> b = basis_;
   const Real h0 = 2 / two_over_h_[0], h1 = 2 / two_over_h_[1];
   const auto hz = two_over_hz_;
+  const bool curved = curved_;
   const int nb = static_cast<int>(faces.extent(0));
   parallel_for("dg::wall_rates", nb, KOKKOS_LAMBDA(const int f) {
     const Real h[3] = {h0, h1, 2 / hz(faces(f, 0))};
@@ -669,9 +827,10 @@ void DgOperator<N, Eq>::boundary_rates() {
       Real sum = 0;
       for (int m = 0; m < L::face_nodes; ++m) {
         const int n = L::volume_node_of(m, lf);
+        // Curved: F* holds the surface element already.
         Real area = 1;
         for (int k = 0; k < 3; ++k)
-          if (k != d) area *= b.w[L::index(n, k)] * h[k] / 2;
+          if (k != d) area *= curved ? b.w[L::index(n, k)] : b.w[L::index(n, k)] * h[k] / 2;
         sum += (lf % 2 ? -area : area) * flux(f, c, m);
       }
       rates(f, c) = sum;
@@ -688,6 +847,10 @@ void DgOperator<N, Eq>::boundary_rates() {
 template <int N, class Eq>
 void DgOperator<N, Eq>::surface_lift(const StateView& dq) {
   ScopedTimer timer(timers_, "surface_lift");
+  if (curved_) {
+    surface_lift_curved(dq);
+    return;
+  }
   const auto S = surface_;
   // (2/h_d) / w_0 per direction; w_0 = w_N for LGL.
   const Real w0 = basis_.w[0];
@@ -707,6 +870,28 @@ void DgOperator<N, Eq>::surface_lift(const StateView& dq) {
     add(i, 0, l0, j + L::n1 * k);
     add(j, 1, l1, i + L::n1 * k);
     add(k, 2, hz(e) / w0, i + L::n1 * j);
+  });
+}
+
+/// Curved elements: the lifting factor of every node is (1/J) / w_0.
+template <int N, class Eq>
+void DgOperator<N, Eq>::surface_lift_curved(const StateView& dq) {
+  const auto S = surface_;
+  const Real w0 = basis_.w[0];
+  const auto inverse_jacobian = inverse_jacobian_;
+  parallel_for_nodes<L::n1>("dg::surface_lift_curved", elements_,
+                           KOKKOS_LAMBDA(const int e, const int i, const int j, const int k) {
+    const int n = L::node(i, j, k);
+    const Real lift = inverse_jacobian(e, n) / w0;
+    const auto add = [&](int index, int d, int m) {
+      if (index != 0 && index != N) return;
+      const int lf = 2 * d + (index == N ? 1 : 0);
+      const Real sign = index == N ? -1 : 1;
+      for (int v = 0; v < nvar; ++v) dq(e, v, n) += sign * lift * S(e, lf, v, m);
+    };
+    add(i, 0, j + L::n1 * k);
+    add(j, 1, i + L::n1 * k);
+    add(k, 2, i + L::n1 * j);
   });
 }
 
