@@ -26,6 +26,16 @@ struct MeshConfig {
   std::vector<double> z_faces;
 };
 
+/// [terrain]: the surface the mesh follows (shape "flat": none).
+struct TerrainConfig {
+  std::string shape;     ///< "flat", "agnesi", "schar", "bell" or "file"
+  double height = 0, half_width = 0, wavelength = 0, x_center = 0, y_center = 0;
+  std::string decay;     ///< "linear" or "smooth"
+  double decay_scale = 0;
+  std::string file, variable;
+  bool active() const { return !shape.empty() && shape != "flat"; }
+};
+
 struct DgConfig {
   int order = 0;
   std::string volume_flux;  ///< "standard" or "kennedy_gruber"
@@ -118,6 +128,7 @@ struct Config {
   std::string text;    ///< the file's text as read and the --set overrides as comments (kept in checkpoints)
   CaseConfig case_;
   MeshConfig mesh;
+  TerrainConfig terrain;
   DgConfig dg;
   PhysicsConfig physics;
   BoundaryConfig boundary;

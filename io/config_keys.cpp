@@ -9,7 +9,7 @@
 namespace squall::io {
 
 const std::vector<std::string>& config_sections() {
-  static const std::vector<std::string> sections{"case", "mesh", "dg", "physics", "boundary", "surface",
+  static const std::vector<std::string> sections{"case", "mesh", "terrain", "dg", "physics", "boundary", "surface",
                                                  "forcing", "radiation", "time", "output"};
   return sections;
 }
@@ -72,6 +72,26 @@ std::vector<KeySpec> catalogue() {
     {"mesh", "height_ratio", "1.0", "a number in [0.5, 2]",
      "each element layer this many times as high as the one below it, the layers filling the z span "
      "(1: equal heights); not with mesh.element_heights"},
+    {"terrain", "shape", "\"flat\"", "one of \"flat\", \"agnesi\", \"schar\", \"bell\", \"file\"",
+     "surface under the mesh: none (flat), a built-in hill, or h(x, y) from terrain.file; the brick's points are "
+     "raised to follow it (terrain-following, curved elements)"},
+    {"terrain", "height", "0.0", "a finite number (m), below the domain's depth in absolute value",
+     "h0: the hill's height (agnesi, schar, bell)"},
+    {"terrain", "half_width", "1000.0", "a number > 0 (m)",
+     "a: the hill's half-width (agnesi: h0 a^2/(r^2 + a^2); schar: exp(-(r/a)^2); bell: (1 + r^2/a^2)^(-3/2))"},
+    {"terrain", "wavelength", "4000.0", "a number > 0 (m)",
+     "lambda of Schaer's mountain, h0 exp(-(r/a)^2) cos^2(pi r / lambda)"},
+    {"terrain", "x_center", "0.0", "a finite number (m)", "x of the hill's crest"},
+    {"terrain", "y_center", "0.0", "a finite number (m)", "y of the bell's crest (agnesi and schar are uniform in y)"},
+    {"terrain", "decay", "\"linear\"", "one of \"linear\", \"smooth\"",
+     "how the terrain's displacement decays to the flat top: linearly (Gal-Chen and Somerville 1975) or as "
+     "sinh((H - zeta)/s)/sinh(H/s) (SLEVE-like, Schaer et al. 2002)"},
+    {"terrain", "decay_scale", "0.0", "a number > 0 (m) with terrain.decay = \"smooth\"",
+     "s of the smooth decay"},
+    {"terrain", "file", "\"\"", "a NetCDF file (CF, x and y in metres) with terrain.shape = \"file\"",
+     "the user's terrain h(x, y), bilinear between its points; it must cover the domain"},
+    {"terrain", "variable", "\"h\"", "the name of a variable of terrain.file of dimensions (y, x) or (x)",
+     "the variable of terrain.file that holds h [m]"},
     {"dg", "order", "4", "an integer in 1..8",
      "polynomial order N of the Lagrange basis on (N+1)^3 LGL nodes per element"},
     {"dg", "volume_flux", "\"kennedy_gruber\"", "one of \"standard\", \"kennedy_gruber\"",

@@ -444,6 +444,42 @@ void read_z_faces(Values& values, Config& c) {
   c.mesh.z_faces = faces;
 }
 
+/// [terrain]: the keys, and what only the config can tell (the mapping itself checks the
+/// hill against the depth when the run builds it). Curved elements take the inviscid
+/// split-form operator only: the keys that would need more are refused here, by name.
+void read_terrain(Values& values, Config& c) {
+  TerrainConfig& t = c.terrain;
+  t.shape = choice(values, "terrain", "shape", {"flat", "agnesi", "schar", "bell", "file"});
+  t.height = number(values, "terrain", "height", [](double x) { return std::isfinite(x); });
+  t.half_width = number(values, "terrain", "half_width", [](double x) { return x > 0 && std::isfinite(x); });
+  t.wavelength = number(values, "terrain", "wavelength", [](double x) { return x > 0 && std::isfinite(x); });
+  t.x_center = number(values, "terrain", "x_center", [](double x) { return std::isfinite(x); });
+  t.y_center = number(values, "terrain", "y_center", [](double x) { return std::isfinite(x); });
+  t.decay = choice(values, "terrain", "decay", {"linear", "smooth"});
+  t.decay_scale = number(values, "terrain", "decay_scale", [](double x) { return x >= 0 && std::isfinite(x); });
+  {
+    const KeySpec& k = spec("terrain", "file");
+    t.file = get_string(values.at(k), k);
+    if (t.shape == "file" && t.file.empty()) fail(values.at(k), full_name(k), k.expected);
+    if (t.shape != "file" && !t.file.empty()) {
+      const KeySpec& sk = spec("terrain", "shape");
+      fail(values.at(sk), full_name(sk), "\"file\" when terrain.file names a file");
+    }
+  }
+  {
+    const KeySpec& k = spec("terrain", "variable");
+    t.variable = get_string(values.at(k), k);
+  }
+  if (t.decay == "smooth" && !(t.decay_scale > 0)) {
+    const KeySpec& k = spec("terrain", "decay_scale");
+    fail(values.at(k), full_name(k), k.expected);
+  }
+  if (!t.active()) return;
+  const KeySpec& sk = spec("terrain", "shape");
+  if (c.mesh.periodic[2])
+    fail(values.at(sk), full_name(sk), "\"flat\" when mesh.periodic[2] is true (terrain needs a bottom wall)");
+}
+
 /// [forcing]: the large-scale forcing. A geostrophic wind needs f; the geostrophic
 /// sponge needs the sponge layer of [physics] and takes the place of its constant
 /// reference velocity.
@@ -653,6 +689,7 @@ Config parse_config(const std::string& text, const std::string& source,
     }
   }
   read_z_faces(values, c);
+  read_terrain(values, c);
   c.dg.order = static_cast<int>(integer(values, "dg", "order", [](long long n) { return n >= 1 && n <= 8; }));
   c.dg.volume_flux = choice(values, "dg", "volume_flux", {"standard", "kennedy_gruber"});
   c.physics.viscosity = number(values, "physics", "viscosity", [](double x) { return x >= 0; });
@@ -685,6 +722,16 @@ Config parse_config(const std::string& text, const std::string& source,
   read_boundary(values, c);
   read_forcing(values, c);
   read_radiation(values, c);
+  if (c.terrain.active()) {  // curved elements: the split-form Euler operator only, for now
+    const auto refuse = [&](const char* section, const char* name, const char* expected) {
+      const KeySpec& k = spec(section, name);
+      fail(values.at(k), full_name(k), std::string(expected) + " over terrain (terrain.shape = \"" +
+                                           c.terrain.shape + "\"): curved elements have no viscous terms yet");
+    };
+    if (c.physics.viscosity != 0) refuse("physics", "viscosity", "0");
+    if (c.physics.closure != "constant") refuse("physics", "closure", "\"constant\"");
+    if (c.dg.volume_flux != "kennedy_gruber") refuse("dg", "volume_flux", "\"kennedy_gruber\"");
+  }
   c.time.end_time = number(values, "time", "end_time", [](double x) { return x >= 0; });
   c.time.max_steps = static_cast<long>(integer(values, "time", "max_steps", [](long long n) { return n >= 0; }));
   c.time.warmup_steps =

@@ -2,6 +2,7 @@
 /// What the solver needs of a case: its initial state (as a device kernel over the
 /// nodes), whether gravity acts, an exact solution where one is known, and diagnostics
 /// of its own. Cases (cases/) implement this and are listed in cases/registry.cpp.
+#include <stdexcept>
 #include <mpi.h>
 
 #include <array>
@@ -32,8 +33,13 @@ struct HostSolution {
   std::vector<double> element_height;       ///< h_z of each local element [m]
   /// Edge length along d of local element e [m].
   double size(std::size_t e, int d) const { return d < 2 ? element_size[d] : element_height[e]; }
-  /// The volume of local element e over the reference volume 8.
-  double jacobian(std::size_t e) const { return element_size[0] * element_size[1] * element_height[e] / 8; }
+  /// The volume of local element e over the reference volume 8 (affine elements; curved
+  /// ones have a Jacobian per node, in the solver's NodeWeights).
+  double jacobian(std::size_t e) const {
+    if (curved) throw std::logic_error("HostSolution::jacobian: the elements are curved (terrain)");
+    return element_size[0] * element_size[1] * element_height[e] / 8;
+  }
+  bool curved = false;                      ///< curved elements (terrain): element sizes are the flat brick's
   double domain_volume = 0;                 ///< [m^3]
   /// The conservative state of node n of element e.
   dg::Equations::Cons state(std::size_t e, std::size_t n) const {

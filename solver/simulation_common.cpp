@@ -1,6 +1,7 @@
 #include <cstdio>
 #include <string>
 
+#include "io/terrain_file.hpp"
 #include "solver/simulation_impl.hpp"
 
 namespace squall::detail {
@@ -16,6 +17,26 @@ std::string format_duration(double seconds) {
   else
     std::snprintf(text, sizeof text, "%.1fs", seconds);
   return text;
+}
+
+dg::Mapping terrain_mapping(const Config& config) {
+  const TerrainConfig& t = config.terrain;
+  if (!t.active()) return {};
+  const mesh::Decay decay = t.decay == "smooth" ? mesh::Decay::smooth : mesh::Decay::linear;
+  const double bottom = config.mesh.domain[2][0], top = config.mesh.domain[2][1];
+  const auto mapping = [&]() {
+    if (t.shape == "file")
+      return std::make_shared<mesh::TerrainMapping>(io::read_terrain(t.file, t.variable), decay, bottom, top,
+                                                    t.decay_scale);
+    mesh::Hill hill;
+    hill.shape = mesh::hill_shape(t.shape);
+    hill.height = t.height, hill.half_width = t.half_width, hill.wavelength = t.wavelength;
+    hill.x_c = t.x_center, hill.y_c = t.y_center;
+    return std::make_shared<mesh::TerrainMapping>(hill, decay, bottom, top, t.decay_scale);
+  }();
+  return [mapping](const std::array<double, 3>& p) {
+    return std::array<double, 3>{p[0], p[1], mapping->height(p[0], p[1], p[2])};
+  };
 }
 
 dg::OperatorOptions operator_options(const Config& config, Real gravity) {

@@ -12,6 +12,7 @@
 #include "core/log.hpp"
 #include "core/parallel_env.hpp"
 #include "core/signals.hpp"
+#include "core/reproducible_sum.hpp"
 #include "io/csv_writer.hpp"
 #include "solver/checkpointing.hpp"
 #include "physics/moist_air.hpp"
@@ -29,6 +30,8 @@ namespace detail {
 
 std::string format_duration(double seconds);
 dg::OperatorOptions operator_options(const Config& config, Real gravity);
+/// The terrain-following mapping of [terrain], or none (flat terrain).
+dg::Mapping terrain_mapping(const Config& config);
 std::string field_file_name(int index);
 
 /// Empty when every node holds a physical state (Eq::is_physical: finite, positive
@@ -121,6 +124,7 @@ HostSolution host_solution(const Config& config, const mesh::LocalMesh& mesh, co
     for (int j = 0; j < L::n1; ++j) host.lgl_derivative[i * L::n1 + j] = basis.D[i][j];
   for (int d = 0; d < 2; ++d) host.element_size[d] = geometry.h[d];
   host.element_height.assign(geometry.hz.begin(), geometry.hz.end());
+  host.curved = geometry.curved;
   host.domain_volume = 1;
   for (int d = 0; d < 3; ++d) host.domain_volume *= config.mesh.domain[d][1] - config.mesh.domain[d][0];
   return host;
@@ -148,7 +152,7 @@ void run_equations(const RunContext& ctx, std::unique_ptr<Case> the_case) {
 
   // Setup: basis, geometry, case, operator, integrator.
   const auto basis = dg::Basis<N>::make();
-  const dg::Geometry geometry = dg::make_geometry<N>(mesh, basis);
+  const dg::Geometry geometry = dg::make_geometry<N>(mesh, basis, detail::terrain_mapping(config), comm);
   const Real gravity = the_case->gravity();
   constexpr int nc = Eq::nconserved;
   const physics::VariableInfo info = Eq::describe(config.physics.tracers);
@@ -169,7 +173,15 @@ void run_equations(const RunContext& ctx, std::unique_ptr<Case> the_case) {
   TimeIntegrator integrator(config.time.integrator, rhs.state_size());
 
   HostSolution host = detail::host_solution<N>(config, mesh, basis, geometry, aux, q);
-  const NodeWeights weights = node_weights(std::vector<double>(basis.w, basis.w + L::n1), geometry.jacobian);
+  const NodeWeights weights =
+      node_weights(std::vector<double>(basis.w, basis.w + L::n1), geometry.jacobian, geometry.node_jacobian);
+  if (geometry.curved) {  // the domain's volume under the terrain
+    std::vector<ExactSum> volume(1);
+    for (int e = 0; e < elements; ++e)
+      for (int n = 0; n < L::nodes; ++n) volume[0].add(weights.at(e, n));
+    allreduce(comm, volume);
+    host.domain_volume = volume[0].value();
+  }
   const std::vector<double> lgl_nodes(basis.x, basis.x + L::n1);
   // The derived output fields of one point (host code).
   const auto derive = [eq](const double* state, double phi, double* out) {
@@ -224,7 +236,9 @@ void run_equations(const RunContext& ctx, std::unique_ptr<Case> the_case) {
   on_rank_0([&] { csv = io::CsvWriter(csv_path, diagnostics_columns(info, *the_case), restarted); });
   start_profiles(profiles_path, restarted, comm);
 
-  const Real min_spacing = geometry.min_node_spacing;
+  // Curved elements: each rank measured its own nodes; the time step takes the smallest.
+  Real min_spacing = geometry.min_node_spacing;
+  if (geometry.curved) MPI_Allreduce(&geometry.min_node_spacing, &min_spacing, 1, MPI_DOUBLE, MPI_MIN, comm);
   if (!restarted) run.max_diffusivity = rhs.max_diffusivity();
   const auto max_wave_speed = [&]() { return detail::max_wave_speed_and<N, Eq>(eq, q, aux, 0, comm)[0]; };
   // The wave speed of the state at the start of each step (the initial state was checked

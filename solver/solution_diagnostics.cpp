@@ -10,11 +10,13 @@
 
 namespace squall {
 
-NodeWeights node_weights(const std::vector<double>& lgl, const std::vector<double>& jacobian) {
+NodeWeights node_weights(const std::vector<double>& lgl, const std::vector<double>& jacobian,
+                         const std::vector<double>& node_jacobian) {
   const size_t n1 = lgl.size();
   NodeWeights nw;
   nw.w.resize(n1 * n1 * n1);
   nw.jacobian = jacobian;
+  nw.node_jacobian = node_jacobian;
   for (size_t k = 0; k < n1; ++k)
     for (size_t j = 0; j < n1; ++j)
       for (size_t i = 0; i < n1; ++i) nw.w[i + n1 * (j + n1 * k)] = lgl[i] * lgl[j] * lgl[k];

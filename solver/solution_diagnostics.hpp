@@ -13,13 +13,18 @@
 namespace squall {
 
 /// Quadrature weight of each volume node (w_i w_j w_k) times its element's Jacobian.
+/// On curved elements the Jacobian is that of each node.
 struct NodeWeights {
   std::vector<double> w;         ///< w_i w_j w_k of each node
   std::vector<double> jacobian;  ///< of each local element
-  double at(std::size_t e, std::size_t n) const { return w[n] * jacobian[e]; }
+  std::vector<double> node_jacobian;  ///< curved elements: of node n of element e at e * w.size() + n
+  double at(std::size_t e, std::size_t n) const {
+    return node_jacobian.empty() ? w[n] * jacobian[e] : w[n] * node_jacobian[e * w.size() + n];
+  }
 };
 
-NodeWeights node_weights(const std::vector<double>& lgl_weights, const std::vector<double>& jacobian);
+NodeWeights node_weights(const std::vector<double>& lgl_weights, const std::vector<double>& jacobian,
+                         const std::vector<double>& node_jacobian = {});
 
 /// Integrals over the domain of the state variables `conserved` (the equation set's
 /// conserved quantities: mass, total energy, tracer masses), identical bits on any rank
