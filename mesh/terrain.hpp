@@ -5,8 +5,8 @@
 /// flat coordinates alone, so two elements (or ranks) that share a face compute bitwise
 /// the same points for it.
 ///
-/// Not yet used by the solver: the DG operator still takes affine elements. These are the
-/// mappings the curvilinear metric terms (solver/curvilinear_metrics.hpp) are tested on.
+/// A run's [terrain] keys make one (solver/simulation_common.cpp, terrain_mapping); the
+/// geometry (solver/geometry.hpp) moves the brick's nodes with it.
 #include <string>
 #include <vector>
 

@@ -18,8 +18,8 @@
 /// nodes' coordinates, so two elements that see the same face nodes compute bitwise the
 /// same normal vector for it (both sides use the same arithmetic in the same order).
 ///
-/// Host functions over one element, for setting up the geometry once; not kernels. Not yet
-/// used by the DG operator, which takes affine elements.
+/// Host functions over one element, for setting up the geometry once (solver/geometry.hpp);
+/// not kernels.
 #include <array>
 
 #include "core/math.hpp"
