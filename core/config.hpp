@@ -56,6 +56,7 @@ struct PhysicsConfig {
   double sponge_strength = 0;   ///< [1/s] at the top
   double sponge_exponent = 0;
   std::array<double, 3> sponge_velocity{};  ///< reference velocity [m/s]
+  std::array<double, 2> sponge_side_widths{};  ///< lateral layers along x, y [m]; 0: none
 };
 
 /// The six walls, numbered like element faces: x_low, x_high, y_low, y_high, z_low,

@@ -125,6 +125,9 @@ std::vector<KeySpec> catalogue() {
      "p in alpha = strength sin^p(pi/2 (z - z_s)/(z_top - z_s))"},
     {"physics", "sponge_velocity", "[0.0, 0.0, 0.0]", "three finite numbers (m/s)",
      "velocity the sponge relaxes to"},
+    {"physics", "sponge_side_widths", "[0.0, 0.0]",
+     "two finite numbers >= 0 (m), each at most half the span of its direction (mesh.domain)",
+     "widths of the lateral sponge layers at both ends of x and of y; 0: none"},
   };
   static const std::vector<KeySpec> after_boundary{
     {"forcing", "coriolis", "0.0", "a finite number (1/s)",

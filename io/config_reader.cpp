@@ -507,6 +507,12 @@ void read_forcing(Values& values, Config& c) {
       fail(values.at(k), full_name(k),
            "false, or a sponge layer: physics.sponge_height and physics.sponge_strength > 0");
     }
+    for (double w : c.physics.sponge_side_widths)
+      if (w != 0) {
+        const KeySpec& k = spec("physics", "sponge_side_widths");
+        fail(values.at(k), full_name(k),
+             "[0.0, 0.0] (unset): the geostrophic sponge is a top layer only");
+      }
     for (double u : c.physics.sponge_velocity)
       if (u != 0) {
         const KeySpec& k = spec("physics", "sponge_velocity");
@@ -713,6 +719,17 @@ Config parse_config(const std::string& text, const std::string& source,
     for (size_t d = 0; d < 3; ++d) {
       if (!a[d].is_number() || !std::isfinite(a[d].value<double>().value())) fail(v, full_name(k), k.expected);
       c.physics.sponge_velocity[d] = a[d].value<double>().value();
+    }
+  }
+  {
+    const KeySpec& k = spec("physics", "sponge_side_widths");
+    const Located v = values.at(k);
+    const auto& a = get_array(v, k, 2);
+    for (size_t d = 0; d < 2; ++d) {
+      const double w = a[d].is_number() ? a[d].value<double>().value() : -1;
+      if (!(std::isfinite(w) && w >= 0 && w <= (c.mesh.domain[d][1] - c.mesh.domain[d][0]) / 2))
+        fail(v, full_name(k), k.expected);
+      c.physics.sponge_side_widths[d] = w;
     }
   }
   if (c.physics.sponge_height > 0 && c.physics.sponge_height >= c.mesh.domain[2][1] - c.mesh.domain[2][0]) {

@@ -35,7 +35,7 @@ struct RayleighSponge {
   template <class Eq>
   KOKKOS_INLINE_FUNCTION void add(const Eq&, const typename Eq::Cons& q, const typename Eq::Aux&, const Real* x,
                                   Real, typename Eq::Cons& dq) const {
-    const Real alpha = layer.coefficient(x[2]);
+    const Real alpha = layer.coefficient(x);
     if (alpha == 0) return;
     const Real rho = q[Eq::i_rho];
     for (int d = 0; d < 3; ++d) dq[Eq::i_rhou + d] -= alpha * (q[Eq::i_rhou + d] - rho * layer.u_ref[d]);

@@ -55,9 +55,16 @@ dg::OperatorOptions operator_options(const Config& config, Real gravity) {
   o.schmidt = p.schmidt;
   o.turbulent_schmidt = p.turbulent_schmidt;
   o.theta_diffusion = p.heat_diffusion == "potential_temperature";
-  o.sponge = p.sponge_height > 0 && p.sponge_strength > 0;
-  o.sponge_layer = {config.mesh.domain[2][0] + p.sponge_height, config.mesh.domain[2][1], p.sponge_strength,
+  const bool sides = p.sponge_side_widths[0] > 0 || p.sponge_side_widths[1] > 0;
+  o.sponge = (p.sponge_height > 0 || sides) && p.sponge_strength > 0;
+  const double top = config.mesh.domain[2][1];
+  o.sponge_layer = {p.sponge_height > 0 ? config.mesh.domain[2][0] + p.sponge_height : top, top, p.sponge_strength,
                     p.sponge_exponent, {p.sponge_velocity[0], p.sponge_velocity[1], p.sponge_velocity[2]}};
+  for (int d = 0; d < 2; ++d) {
+    o.sponge_layer.side_width[d] = p.sponge_side_widths[d];
+    o.sponge_layer.side_low[d] = config.mesh.domain[d][0];
+    o.sponge_layer.side_high[d] = config.mesh.domain[d][1];
+  }
   for (int w = 0; w < 6; ++w) {
     const std::string& kind = config.boundary.kind[w];
     for (int k = 0; k < physics::nwall_kinds; ++k)

@@ -166,6 +166,27 @@ TEST_CASE("sponge: zero below its start, full strength at the top, smooth in bet
   CHECK(s.coefficient(850.0) < s.coefficient(950.0));
 }
 
+TEST_CASE("sponge: lateral layers along x, the larger of the layers, none in the interior", "[physics]") {
+  Sponge s{800.0, 1000.0, 0.1, 2.0, {0, 0, 0}};
+  const Real inside[3] = {5000.0, 500.0, 900.0};
+  CHECK(s.coefficient(inside) == s.coefficient(900.0));  // no lateral layers: the top one's bits
+  s.side_width[0] = 1000.0, s.side_low[0] = 0.0, s.side_high[0] = 10000.0;
+  s.side_low[1] = 0.0, s.side_high[1] = 1000.0;  // no layer along y (width 0)
+  const Real centre[3] = {5000.0, 0.0, 100.0}, low[3] = {0.0, 0.0, 100.0}, high[3] = {10000.0, 999.0, 100.0};
+  const Real halfway[3] = {9500.0, 0.0, 100.0}, edge[3] = {1000.0, 0.0, 100.0};
+  CHECK(s.coefficient(centre) == 0.0);
+  CHECK(s.coefficient(edge) == 0.0);
+  CHECK(s.coefficient(low) == Approx(0.1));
+  CHECK(s.coefficient(high) == Approx(0.1));
+  CHECK(s.coefficient(halfway) == Approx(0.1 * 0.5));  // sin^2(pi/4)
+  const Real corner[3] = {9500.0, 0.0, 950.0};          // the top layer's is larger there
+  CHECK(s.coefficient(corner) == Approx(s.coefficient(950.0)));
+  const Sponge sides_only{1000.0, 1000.0, 0.1, 2.0, {0, 0, 0}, {1000.0, 0}, {0.0, 0.0}, {10000.0, 1000.0}};
+  const Real top_centre[3] = {5000.0, 0.0, 1000.0};
+  CHECK(sides_only.coefficient(top_centre) == 0.0);  // z_start = z_top: no top layer
+  CHECK(sides_only.coefficient(low) == Approx(0.1));
+}
+
 TEST_CASE("flux along a normal: an axis normal and the same vector normal agree", "[physics]") {
   const Cons q = sample(1.05, 10.0, -3.0, 2.0, 290.0, 300.0);
   const Prim w = eq.primitive(q, 300.0);
