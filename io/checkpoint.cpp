@@ -168,8 +168,14 @@ std::vector<NumericAttribute> numeric_attributes(CheckpointMeta& m) {
 }
 
 std::vector<std::pair<const char*, std::string*>> string_attributes(CheckpointMeta& m) {
-  return {{"case", &m.case_name}, {"version", &m.version}, {"config", &m.config_text},
-          {"state_checksum", &m.checksum}, {"variables", &m.variables}};
+  std::vector<std::pair<const char*, std::string*>> list{{"case", &m.case_name},
+                                                         {"version", &m.version},
+                                                         {"config", &m.config_text},
+                                                         {"state_checksum", &m.checksum},
+                                                         {"variables", &m.variables}};
+  // Only runs over terrain have it (read_checkpoint_meta reads it before this table).
+  if (!m.terrain.empty()) list.push_back({"terrain", &m.terrain});
+  return list;
 }
 
 /// The attribute that holds metadata_checksum(m).
@@ -277,6 +283,7 @@ CheckpointMeta read_checkpoint_meta(const std::string& path, MPI_Comm comm,
   CheckpointMeta m;
   for (const auto& name : ledger_names) m.ledger.emplace_back(name, 0.0);
   const hid_t f = file.get();
+  if (H5Aexists(f, "terrain") > 0) m.terrain = get_string(check, f, "terrain");
   for (const auto& [name, value] : string_attributes(m)) *value = get_string(check, f, name);
   check_text(m);
   if (H5Aexists(f, "z_faces") > 0) {

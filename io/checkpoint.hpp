@@ -29,6 +29,9 @@ struct CheckpointMeta {
   std::array<double, 6> domain{};  ///< x0, x1, y0, y1, z0, z1
   std::array<int, 3> periodic{};
   std::vector<double> z_faces;  ///< the element faces along z (nz + 1); empty: equal heights
+  /// The terrain under the mesh ([terrain] keys, one line); empty: flat (the attribute is
+  /// then absent, as in files of earlier versions).
+  std::string terrain;
   /// The ledger's numbers, by attribute name (e.g. initial_mass, boundary_energy: the
   /// integral at t = 0 and what entered through the walls since, of each conserved
   /// quantity of the equation set). The reader fills the names it is given.

@@ -1,6 +1,7 @@
 #include "solver/checkpointing.hpp"
 
 #include <algorithm>
+#include <cstdio>
 #include <filesystem>
 #include <vector>
 
@@ -47,6 +48,17 @@ std::string variables_of(const physics::VariableInfo& info) {
   return out;
 }
 
+/// The [terrain] keys in one line, for the checkpoint's attribute; empty when flat.
+std::string terrain_of(const Config& c) {
+  const TerrainConfig& t = c.terrain;
+  if (!t.active()) return "";
+  char numbers[256];
+  std::snprintf(numbers, sizeof numbers,
+                " height=%.17g half_width=%.17g wavelength=%.17g x_center=%.17g y_center=%.17g decay_scale=%.17g",
+                t.height, t.half_width, t.wavelength, t.x_center, t.y_center, t.decay_scale);
+  return "shape=" + t.shape + numbers + " decay=" + t.decay + " file=" + t.file + " variable=" + t.variable;
+}
+
 std::array<double, 6> domain_of(const Config& c) {
   const auto& d = c.mesh.domain;
   return {d[0][0], d[0][1], d[1][0], d[1][1], d[2][0], d[2][1]};
@@ -81,6 +93,7 @@ std::string save_checkpoint(const std::string& dir, MPI_Comm comm, const Config&
   m.domain = domain_of(config);
   for (int d = 0; d < 3; ++d) m.periodic[d] = config.mesh.periodic[d] ? 1 : 0;
   m.z_faces = config.mesh.z_faces;
+  m.terrain = terrain_of(config);
   const std::string path = io::write_checkpoint(dir, comm, m, block_of(mesh, host), host.q.data());
   int rank = 0;
   MPI_Comm_rank(comm, &rank);
@@ -113,6 +126,10 @@ RunState load_checkpoint(const std::string& path, MPI_Comm comm, const Config& c
     if ((m.periodic[d] != 0) != config.mesh.periodic[d]) refuse("its mesh.periodic differs from the config's");
   if (m.z_faces != config.mesh.z_faces)
     refuse("its element layers along z differ from the config's (mesh.element_heights, mesh.height_ratio)");
+  if (m.terrain != terrain_of(config))
+    refuse("it was written over the terrain '" + (m.terrain.empty() ? std::string("flat") : m.terrain) +
+           "', the config's [terrain] is '" + (terrain_of(config).empty() ? std::string("flat") : terrain_of(config)) +
+           "'");
   if (!m.metadata_verified)
     log::warn("checkpoint '" + path + "' carries no metadata checksum (written by an earlier version): its time, " +
               "step and ledger are used unverified");

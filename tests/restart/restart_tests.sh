@@ -96,6 +96,28 @@ moist)
   cat dry.log
   [ "$status" = 2 ] || fail "a dry case restarted from a moist checkpoint exited $status, expected 2"
   ;;
+terrain)
+  # Over a Witch of Agnesi hill (curved elements): a restart on another rank count ends
+  # in the same state, and a checkpoint is refused (status 2) by a config over another
+  # terrain or over flat ground, naming the terrains.
+  targs=(--set "mesh.elements=[6,1,5]" --set time.max_steps=20 --set terrain.shape=agnesi
+         --set terrain.height=150 --set terrain.half_width=120 --set terrain.x_center=800)
+  prun 2 --output full "${targs[@]}" --set output.checkpoint_steps=10 || fail "full run"
+  mkdir -p r3 && cp full/checkpoint_000010.h5 r3/
+  prun 3 --output r3 "${targs[@]}" --restart latest || fail "restart on 3 ranks"
+  $check same-checksum full/summary.json r3/summary.json || fail "checksums differ"
+  mkdir -p higher flat && cp full/checkpoint_000010.h5 higher/ && cp full/checkpoint_000010.h5 flat/
+  run --output higher "${targs[@]}" --set terrain.height=200 --restart latest > higher.log 2>&1
+  status=$?
+  cat higher.log
+  [ "$status" = 2 ] || fail "a restart over another terrain exited $status, expected 2"
+  grep -q "written over the terrain 'shape=agnesi height=150 " higher.log || fail "the refusal does not name the terrain"
+  run --output flat --set "mesh.elements=[6,1,5]" --set time.max_steps=20 --restart latest > flat.log 2>&1
+  status=$?
+  cat flat.log
+  [ "$status" = 2 ] || fail "a restart over flat ground exited $status, expected 2"
+  grep -q "the config's \[terrain\] is 'flat'" flat.log || fail "the refusal does not say the config is flat"
+  ;;
 dycoms)
   # DYCOMS-II RF01 (CASE: dycoms_rf01_small) with its radiation on a tall mesh of element
   # layers of different heights: run on 2 ranks (1 x 1 x 2) and restarted on 3 (1 x 1 x 3),
