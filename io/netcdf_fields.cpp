@@ -36,7 +36,8 @@ class NcFile {
 std::uintmax_t estimated_size(const FieldGrid& grid, std::size_t variables) {
   const std::uintmax_t points = grid.axes[0].size() * grid.axes[1].size() * grid.axes[2].size();
   const std::uintmax_t axes = grid.axes[0].size() + grid.axes[1].size() + grid.axes[2].size();
-  return (points * variables + axes + 1) * sizeof(double) + metadata_room;
+  const std::uintmax_t terrain = grid.altitude ? points + grid.axes[0].size() * grid.axes[1].size() : 0;
+  return (points * variables + terrain + axes + 1) * sizeof(double) + metadata_room;
 }
 
 void put_text(const NcFile& f, int var, const char* name, const std::string& value) {
@@ -82,17 +83,33 @@ void write_fields(const std::string& path, MPI_Comm comm, const FieldGrid& grid,
   put_text(f, time_var, "calendar", "standard");
   put_text(f, time_var, "axis", "T");
   int axis_var[3];
-  const char* standard[3] = {"projection_x_coordinate", "projection_y_coordinate", "height"};
+  const bool terrain = grid.altitude != nullptr;
+  const char* standard[3] = {"projection_x_coordinate", "projection_y_coordinate", terrain ? "" : "height"};
 
   for (int d = 0; d < 3; ++d) {
     f.check(nc_def_var(f.id, axis_names[d], NC_DOUBLE, 1, &dim[3 - d], &axis_var[d]), "axis variable");
     put_text(f, axis_var[d], "standard_name", standard[d]);
-    put_text(f, axis_var[d], "long_name", std::string(axis_names[d]) + " coordinate of the cell centre");
+    put_text(f, axis_var[d], "long_name",
+             d == 2 && terrain ? "terrain-following coordinate of the cell centre (its height over flat ground; "
+                                 "the height of each point is `altitude`)"
+                               : std::string(axis_names[d]) + " coordinate of the cell centre");
     put_text(f, axis_var[d], "units", "m");
     // Only z carries CF's axis attribute: ParaView's CF reader takes axis X and Y for
     // longitude and latitude and would wrap the box onto a sphere.
     if (d == 2) put_text(f, axis_var[d], "axis", "Z");
     if (d == 2) put_text(f, axis_var[d], "positive", "up");
+  }
+  int altitude_var = -1, surface_var = -1;
+  if (terrain) {
+    f.check(nc_def_var(f.id, "altitude", NC_DOUBLE, 3, dim + 1, &altitude_var), "altitude variable");
+    put_text(f, altitude_var, "standard_name", "altitude");
+    put_text(f, altitude_var, "long_name", "height of the point (terrain-following grid)");
+    put_text(f, altitude_var, "units", "m");
+    put_text(f, altitude_var, "positive", "up");
+    f.check(nc_def_var(f.id, "surface_altitude", NC_DOUBLE, 2, dim + 2, &surface_var), "surface variable");
+    put_text(f, surface_var, "standard_name", "surface_altitude");
+    put_text(f, surface_var, "long_name", "height of the terrain");
+    put_text(f, surface_var, "units", "m");
   }
   std::vector<int> ids(variables.size());
   for (size_t v = 0; v < variables.size(); ++v) {
@@ -101,6 +118,7 @@ void write_fields(const std::string& path, MPI_Comm comm, const FieldGrid& grid,
     put_text(f, ids[v], "long_name", fv.long_name);
     put_text(f, ids[v], "standard_name", fv.standard_name);
     put_text(f, ids[v], "units", fv.units);
+    if (terrain) put_text(f, ids[v], "coordinates", "altitude");
   }
   f.check(nc_enddef(f.id), "enddef");
 
@@ -118,6 +136,17 @@ void write_fields(const std::string& path, MPI_Comm comm, const FieldGrid& grid,
   for (size_t v = 0; v < variables.size(); ++v) {
     f.check(nc_var_par_access(f.id, ids[v], NC_COLLECTIVE), "access");
     f.check(nc_put_vara_double(f.id, ids[v], start, count, variables[v].data), variables[v].name.c_str());
+  }
+  if (terrain) {
+    f.check(nc_var_par_access(f.id, altitude_var, NC_COLLECTIVE), "access");
+    f.check(nc_put_vara_double(f.id, altitude_var, start + 1, count + 1, grid.altitude), "altitude");
+    // The ranks without the bottom layer take part in the collective write with nothing.
+    const size_t none[2] = {0, 0}, mine[2] = {count[2], count[3]};
+    f.check(nc_var_par_access(f.id, surface_var, NC_COLLECTIVE), "access");
+    const double nothing = 0;
+    f.check(nc_put_vara_double(f.id, surface_var, start + 2, grid.surface ? mine : none,
+                               grid.surface ? grid.surface : &nothing),
+            "surface_altitude");
   }
   f.check(nc_close(f.id), "close");
   rename_into_place(comm, tmp, path);

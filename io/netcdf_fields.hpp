@@ -16,6 +16,13 @@ struct FieldGrid {
   std::array<std::vector<double>, 3> axes;  ///< global coordinates along x, y, z [m]
   std::array<std::size_t, 3> start{};       ///< this rank's first point along x, y, z
   std::array<std::size_t, 3> count{};       ///< this rank's number of points along x, y, z
+  /// Terrain-following grids: the height of every point of this rank's block (as the
+  /// fields), written as the auxiliary coordinate `altitude` that every field names in
+  /// its CF `coordinates` attribute, and the terrain's height under this rank's columns
+  /// (x fastest; null where the rank holds no bottom layer), written as `surface_altitude`.
+  /// Both null on a flat brick: z is then the height itself.
+  const double* altitude = nullptr;
+  const double* surface = nullptr;
 };
 
 struct FieldVariable {

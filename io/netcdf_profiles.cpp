@@ -70,7 +70,8 @@ void text(const Checker& check, int id, int var, const char* name, const std::st
 }
 
 void create(const Checker& check, const std::string& path, const std::vector<double>& z,
-            const std::vector<ProfileVariable>& variables, const std::string& title, const std::string& time_units) {
+            const std::vector<ProfileVariable>& variables, const std::string& title, const std::string& time_units,
+            bool terrain_following) {
   NcId file;
   int dims[2], var;
   check(nc_create(path.c_str(), NC_NETCDF4 | NC_CLOBBER, &file.id), "create");
@@ -80,14 +81,18 @@ void create(const Checker& check, const std::string& path, const std::vector<dou
   text(check, id, NC_GLOBAL, "Conventions", "CF-1.8");
   text(check, id, NC_GLOBAL, "title", title);
   text(check, id, NC_GLOBAL, "comment",
-       "horizontal means over the x-y planes of the output grid (primes: deviations from them)");
+       terrain_following ? "horizontal means over the terrain-following levels of the output grid (the surfaces "
+                           "of constant z, which follow the terrain near the ground and are flat at the top; "
+                           "primes: deviations from the means)"
+                         : "horizontal means over the x-y planes of the output grid (primes: deviations from them)");
   check(nc_def_var(id, "time", NC_DOUBLE, 1, &dims[0], &var), "time");
   text(check, id, var, "standard_name", "time");
   text(check, id, var, "units", time_units);
   text(check, id, var, "calendar", "standard");
   text(check, id, var, "axis", "T");
   check(nc_def_var(id, "z", NC_DOUBLE, 1, &dims[1], &var), "z");
-  text(check, id, var, "standard_name", "height");
+  text(check, id, var, "standard_name", terrain_following ? "" : "height");
+  if (terrain_following) text(check, id, var, "long_name", "terrain-following coordinate (height over flat ground)");
   text(check, id, var, "units", "m");
   text(check, id, var, "axis", "Z");
   text(check, id, var, "positive", "up");
@@ -107,14 +112,14 @@ void create(const Checker& check, const std::string& path, const std::vector<dou
 
 void append_profiles(const std::string& path, const std::vector<double>& z, double time,
                      const std::vector<ProfileVariable>& variables, const std::string& title,
-                     const std::string& time_units) {
+                     const std::string& time_units, bool terrain_following) {
   const Checker check{path, true, ""};
   // Refused before the file is touched when the disk cannot hold the record: a write that
   // runs out of space half-way can leave the file unreadable.
   std::uintmax_t values = z.size() + 1;
   for (const auto& v : variables) values += v.values.size();
   require_space(path, values * sizeof(double) + metadata_room, "a record of '" + path + "'");
-  if (!std::filesystem::exists(path)) create(check, path, z, variables, title, time_units);
+  if (!std::filesystem::exists(path)) create(check, path, z, variables, title, time_units, terrain_following);
   NcId file;
   int dim, var;
   check(nc_open(path.c_str(), NC_WRITE, &file.id), "open");

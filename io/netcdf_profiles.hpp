@@ -12,10 +12,11 @@ struct ProfileVariable {
 };
 
 /// Appends the profiles at `time` to `path`; RunError naming the file on failure. A new
-/// file gets `time_units` ("seconds since <date>") on its time coordinate.
+/// file gets `time_units` ("seconds since <date>") on its time coordinate, and says in its
+/// metadata whether z is a terrain-following coordinate (means along its levels).
 void append_profiles(const std::string& path, const std::vector<double>& z, double time,
                      const std::vector<ProfileVariable>& variables, const std::string& title,
-                     const std::string& time_units);
+                     const std::string& time_units, bool terrain_following = false);
 
 /// Keeps the records of the profiles file `path` up to the first whose time exceeds
 /// `time` and drops that one and all after it: a restart from a checkpoint at `time`

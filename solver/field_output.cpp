@@ -66,6 +66,29 @@ struct ElementGrid {
   }
 };
 
+/// The height of every grid point (the mapping's z, interpolated as the fields are: the
+/// polynomial through the node positions) and, on ranks that hold the bottom layer, the
+/// terrain under every column: the bottom face's node heights, interpolated along x and y.
+void terrain_heights(const HostSolution& s, const std::vector<double>& M, const ElementGrid& grid,
+                     const mesh::LocalMesh& mesh, GridValues& g) {
+  const int n1 = grid.n1, nodes = n1 * n1 * n1;
+  std::vector<double> in(nodes), out(nodes);
+  g.altitude.assign(grid.points(), 0.0);
+  const bool bottom = mesh.element_begin(2) == 0;
+  if (bottom) g.surface.assign(grid.layout.size[0] * grid.layout.size[1], 0.0);
+  const int layer = grid.local_elements[0] * grid.local_elements[1];
+  for (int e = 0; e < mesh.element_count(); ++e) {
+    for (int n = 0; n < nodes; ++n) in[n] = s.x(e, 2, n);
+    interpolate(M, n1, in.data(), out.data());
+    for (int n = 0; n < nodes; ++n) g.altitude[grid.at(e, n)] = out[n];
+    if (!bottom || e >= layer) continue;
+    for (int n = 0; n < nodes; ++n) in[n] = n < n1 * n1 ? s.x(e, 2, n) : 0.0;  // the face, copied up
+    for (int n = n1 * n1; n < nodes; ++n) in[n] = in[n % (n1 * n1)];
+    interpolate(M, n1, in.data(), out.data());
+    for (int n = 0; n < n1 * n1; ++n) g.surface[grid.at(e, n)] = out[n];
+  }
+}
+
 }  // namespace
 
 GridValues grid_values(const physics::VariableInfo& info, const DeriveFields& derive, const HostSolution& s,
@@ -82,6 +105,7 @@ GridValues grid_values(const physics::VariableInfo& info, const DeriveFields& de
   std::vector<double> in(nodes);
   std::vector<std::vector<double>> values(nvar + 1, std::vector<double>(nodes));
   std::vector<double> q(nvar), derived(nderived);
+  if (s.curved) terrain_heights(s, M, grid, mesh, g);
   for (int e = 0; e < mesh.element_count(); ++e) {
     for (int v = 0; v <= nvar; ++v) {  // the conservative variables and phi
       for (int n = 0; n < nodes; ++n) in[n] = v < nvar ? s.q(e, v, n) : s.aux(e, dg::Equations::a_phi, n);
@@ -129,6 +153,8 @@ void write_field_file(const std::string& path, const physics::VariableInfo& info
   grid.axes = g.axes;
   grid.start = g.start;
   grid.count = g.size;
+  grid.altitude = g.altitude.empty() ? nullptr : g.altitude.data();
+  grid.surface = g.surface.empty() ? nullptr : g.surface.data();
   std::vector<io::FieldVariable> variables;
   for (std::size_t f = 0; f < info.derived.size(); ++f) {
     const physics::FieldInfo& d = info.derived[f];

@@ -25,6 +25,12 @@ struct GridValues {
   std::array<std::size_t, 3> start{};       ///< this rank's first point along x, y, z
   std::array<std::size_t, 3> size{};        ///< this rank's points along x, y, z
   std::vector<std::vector<double>> field;   ///< each: point i + sx (j + sy k)
+  /// Curved elements (terrain): the axes are those of the flat brick, z the
+  /// terrain-following coordinate; `altitude` holds the height of every point (indexed as
+  /// `field`) and `surface` the terrain's height under every column (i + sx j) where this
+  /// rank holds the bottom layer (else empty). Both empty on a brick.
+  std::vector<double> altitude;
+  std::vector<double> surface;
 };
 
 /// The derived fields of one point from its conservative state and geopotential.

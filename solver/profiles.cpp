@@ -176,7 +176,8 @@ void write_profiles(const std::string& path, const physics::VariableInfo& info, 
   // goes on alone into the next collective call.
   const CollectiveOutcome written = collective(comm, [&] {
     if (comm_rank(comm) == 0)
-      io::append_profiles(path, g.axes[2], time, variables, "Squall " + case_name + " profiles", time_units);
+      io::append_profiles(path, g.axes[2], time, variables, "Squall " + case_name + " profiles", time_units,
+                          !g.altitude.empty());
   });
   if (!written.ok()) throw RunError(written.message);
 }
