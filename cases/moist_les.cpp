@@ -36,17 +36,6 @@ Real random_sign(const Real* x, int stream, std::uint64_t seed) {
 
 }  // namespace
 
-Real case_number(const Config& c, const char* name, Real fallback, Real lo, Real hi, const char* expected) {
-  const auto it = c.case_.numbers.find(name);
-  const Real v = it == c.case_.numbers.end() ? fallback : it->second;
-  if (!(v >= lo && v <= hi)) {
-    char value[32];
-    std::snprintf(value, sizeof value, "%g", v);
-    throw InputError(c.source + ": 'case." + name + "' = " + value + ": expected " + expected);
-  }
-  return v;
-}
-
 MoistLes::MoistLes(const Config& c, MoistSounding sounding, Real theta_perturbation, Real qt_perturbation)
     : sounding_(std::move(sounding)),
       bottom_(c.mesh.domain[2][0]),

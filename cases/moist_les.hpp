@@ -19,6 +19,7 @@
 #include <string>
 #include <vector>
 
+#include "cases/registry.hpp"
 #include "solver/case.hpp"
 
 namespace squall::cases {
@@ -38,9 +39,6 @@ struct MoistSounding {
   /// inside one.
   std::vector<Real> jumps;
 };
-
-/// case.<name> of config c, checked to lie in [lo, hi] (InputError naming the key).
-Real case_number(const Config& c, const char* name, Real fallback, Real lo, Real hi, const char* expected);
 
 class MoistLes : public Case {
  public:

@@ -1,5 +1,9 @@
 #include "cases/registry.hpp"
 
+#include <cstdio>
+
+#include "core/error.hpp"
+
 namespace squall::cases {
 
 const std::vector<CaseInfo>& registered_cases() {
@@ -46,6 +50,27 @@ const std::vector<CaseInfo>& registered_cases() {
          "dycoms_rf01: amplitude of the uniform random theta_l perturbation below 200 m", "dycoms_rf01"},
         {"case", "qt_perturbation", "2.5e-5", "a number of kg/kg in [0, 0.001]",
          "dycoms_rf01: amplitude of the uniform random q_t perturbation below 200 m", "dycoms_rf01"}}},
+      {"agnesi_hydrostatic",
+       "linear hydrostatic mountain waves: 20 m/s over a 1 m Witch of Agnesi hill, isothermal 250 K "
+       "(Giraldo & Restelli 2008)",
+       make_agnesi_hydrostatic,
+       {{"case", "wind", "20.0", "a number of m/s in [-100, 100]",
+         "agnesi_hydrostatic: the uniform wind U along x (physics.sponge_velocity must be [U, 0, 0])",
+         "agnesi_hydrostatic"},
+        {"case", "temperature", "250.0", "a number of K in [150, 350]",
+         "agnesi_hydrostatic: the temperature of the isothermal atmosphere", "agnesi_hydrostatic"}}},
+      {"schar_mountain",
+       "non-hydrostatic mountain waves: 10 m/s, N = 0.01 1/s over Schär's 250 m five-peaked mountain "
+       "(Schär et al. 2002)",
+       make_schar_mountain,
+       {{"case", "wind", "10.0", "a number of m/s in [-100, 100]",
+         "schar_mountain: the uniform wind U along x (physics.sponge_velocity must be [U, 0, 0])", "schar_mountain"},
+        {"case", "buoyancy_frequency", "0.01", "a number of 1/s in [0.0001, 0.05]",
+         "schar_mountain: N of theta = theta_0 exp(N^2 z / g)", "schar_mountain"},
+        {"case", "surface_theta", "280.0", "a number of K in [200, 350]",
+         "schar_mountain: theta_0, the potential temperature at the bottom (the linear Boussinesq solution "
+         "does not depend on it)",
+         "schar_mountain"}}},
   };
   static const bool registered = [] {  // the cases' own config keys, once
     for (const CaseInfo& c : list) io::register_case_keys(c.keys);
@@ -53,6 +78,17 @@ const std::vector<CaseInfo>& registered_cases() {
   }();
   (void)registered;
   return list;
+}
+
+Real case_number(const Config& c, const char* name, Real fallback, Real lo, Real hi, const char* expected) {
+  const auto it = c.case_.numbers.find(name);
+  const Real v = it == c.case_.numbers.end() ? fallback : it->second;
+  if (!(v >= lo && v <= hi)) {
+    char value[32];
+    std::snprintf(value, sizeof value, "%g", v);
+    throw InputError(c.source + ": 'case." + name + "' = " + value + ": expected " + expected);
+  }
+  return v;
 }
 
 const CaseInfo* find_case(const std::string& name) {
