@@ -24,6 +24,8 @@ struct MeshConfig {
   /// Heights of the element faces along z, bottom to top (nz + 1 values, the first and
   /// last the domain's); empty: equal element heights.
   std::vector<double> z_faces;
+  /// Amplitude of the periodic test warp of the whole brick (mesh.warp); 0: none.
+  double warp = 0;
 };
 
 /// [terrain]: the surface the mesh follows (shape "flat": none).

@@ -72,6 +72,10 @@ std::vector<KeySpec> catalogue() {
     {"mesh", "height_ratio", "1.0", "a number in [0.5, 2]",
      "each element layer this many times as high as the one below it, the layers filling the z span "
      "(1: equal heights); not with mesh.element_heights"},
+    {"mesh", "warp", "0.0", "a number in [0, 0.1]",
+     "amplitude A of a smooth periodic warp of the whole brick, for tests of curved elements: x and y move "
+     "by A L_x s and A L_y s with s = sin(2 pi x') sin(2 pi y'), z by A L_z sin(2 pi x') cos(2 pi y') (x', y' the "
+     "point's fractions of the domain's spans); 0: none. Not with [terrain]"},
     {"terrain", "shape", "\"flat\"", "one of \"flat\", \"agnesi\", \"schar\", \"bell\", \"file\"",
      "surface under the mesh: none (flat), a built-in hill, or h(x, y) from terrain.file; the brick's points are "
      "raised to follow it (terrain-following, curved elements)"},

@@ -695,7 +695,12 @@ Config parse_config(const std::string& text, const std::string& source,
     }
   }
   read_z_faces(values, c);
+  c.mesh.warp = number(values, "mesh", "warp", [](double x) { return x >= 0 && x <= 0.1; });
   read_terrain(values, c);
+  if (c.mesh.warp > 0 && c.terrain.active()) {
+    const KeySpec& k = spec("mesh", "warp");
+    fail(values.at(k), full_name(k), "0.0 over terrain (terrain.shape = \"" + c.terrain.shape + "\")");
+  }
   c.dg.order = static_cast<int>(integer(values, "dg", "order", [](long long n) { return n >= 1 && n <= 8; }));
   c.dg.volume_flux = choice(values, "dg", "volume_flux", {"standard", "kennedy_gruber"});
   c.physics.viscosity = number(values, "physics", "viscosity", [](double x) { return x >= 0; });
@@ -739,11 +744,13 @@ Config parse_config(const std::string& text, const std::string& source,
   read_boundary(values, c);
   read_forcing(values, c);
   read_radiation(values, c);
-  if (c.terrain.active()) {  // curved elements: the split-form Euler operator only, for now
+  if (c.terrain.active() || c.mesh.warp > 0) {  // curved elements: the split-form Euler operator only, for now
+    const std::string where = c.terrain.active() ? "over terrain (terrain.shape = \"" + c.terrain.shape + "\")"
+                                                 : std::string("on a warped mesh (mesh.warp > 0)");
     const auto refuse = [&](const char* section, const char* name, const char* expected) {
       const KeySpec& k = spec(section, name);
-      fail(values.at(k), full_name(k), std::string(expected) + " over terrain (terrain.shape = \"" +
-                                           c.terrain.shape + "\"): curved elements have no viscous terms yet");
+      fail(values.at(k), full_name(k),
+           std::string(expected) + " " + where + ": curved elements have no viscous terms yet");
     };
     if (c.physics.viscosity != 0) refuse("physics", "viscosity", "0");
     if (c.physics.closure != "constant") refuse("physics", "closure", "\"constant\"");

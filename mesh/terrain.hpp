@@ -5,7 +5,7 @@
 /// flat coordinates alone, so two elements (or ranks) that share a face compute bitwise
 /// the same points for it.
 ///
-/// A run's [terrain] keys make one (solver/simulation_common.cpp, terrain_mapping); the
+/// A run's [terrain] keys make one (solver/simulation_common.cpp, mesh_mapping); the
 /// geometry (solver/geometry.hpp) moves the brick's nodes with it.
 #include <string>
 #include <vector>

@@ -48,9 +48,15 @@ std::string variables_of(const physics::VariableInfo& info) {
   return out;
 }
 
-/// The [terrain] keys in one line, for the checkpoint's attribute; empty when flat.
+/// The [terrain] keys (or mesh.warp) in one line, for the checkpoint's attribute; empty
+/// when flat and unwarped.
 std::string terrain_of(const Config& c) {
   const TerrainConfig& t = c.terrain;
+  if (c.mesh.warp > 0) {
+    char warp[48];
+    std::snprintf(warp, sizeof warp, "warp=%.17g", c.mesh.warp);
+    return warp;
+  }
   if (!t.active()) return "";
   char numbers[256];
   std::snprintf(numbers, sizeof numbers,

@@ -1,3 +1,4 @@
+#include <cmath>
 #include <cstdio>
 #include <string>
 
@@ -19,7 +20,22 @@ std::string format_duration(double seconds) {
   return text;
 }
 
-dg::Mapping terrain_mapping(const Config& config) {
+dg::Mapping mesh_mapping(const Config& config) {
+  if (config.mesh.warp > 0) {
+    // The test warp: zero displacement of x on the x walls and of y on the y walls, and
+    // periodic in x and y, so the domain stays the same box. math:: for the same bits on
+    // every machine.
+    const double A = config.mesh.warp;
+    const auto& dom = config.mesh.domain;
+    return [A, dom](const std::array<double, 3>& p) {
+      const double two_pi = 2 * M_PI;
+      const double L[3] = {dom[0][1] - dom[0][0], dom[1][1] - dom[1][0], dom[2][1] - dom[2][0]};
+      const double sx = math::sin(two_pi * (p[0] - dom[0][0]) / L[0]);
+      const double sy = math::sin(two_pi * (p[1] - dom[1][0]) / L[1]);
+      const double cy = math::cos(two_pi * (p[1] - dom[1][0]) / L[1]);
+      return std::array<double, 3>{p[0] + A * L[0] * sx * sy, p[1] + A * L[1] * sx * sy, p[2] + A * L[2] * sx * cy};
+    };
+  }
   const TerrainConfig& t = config.terrain;
   if (!t.active()) return {};
   const mesh::Decay decay = t.decay == "smooth" ? mesh::Decay::smooth : mesh::Decay::linear;

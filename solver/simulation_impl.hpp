@@ -30,8 +30,9 @@ namespace detail {
 
 std::string format_duration(double seconds);
 dg::OperatorOptions operator_options(const Config& config, Real gravity);
-/// The terrain-following mapping of [terrain], or none (flat terrain).
-dg::Mapping terrain_mapping(const Config& config);
+/// The mapping of the brick's points: the terrain-following one of [terrain], the test
+/// warp of mesh.warp, or none (affine elements).
+dg::Mapping mesh_mapping(const Config& config);
 std::string field_file_name(int index);
 
 /// Empty when every node holds a physical state (Eq::is_physical: finite, positive
@@ -152,7 +153,7 @@ void run_equations(const RunContext& ctx, std::unique_ptr<Case> the_case) {
 
   // Setup: basis, geometry, case, operator, integrator.
   const auto basis = dg::Basis<N>::make();
-  const dg::Geometry geometry = dg::make_geometry<N>(mesh, basis, detail::terrain_mapping(config), comm);
+  const dg::Geometry geometry = dg::make_geometry<N>(mesh, basis, detail::mesh_mapping(config), comm);
   const Real gravity = the_case->gravity();
   constexpr int nc = Eq::nconserved;
   const physics::VariableInfo info = Eq::describe(config.physics.tracers);
