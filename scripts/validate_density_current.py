@@ -19,7 +19,6 @@ failed, 2 on bad arguments. The wall time in the table is that of the time loop 
 over the pieces of a run (run_<res>m/segments.json).
 """
 import argparse
-import csv
 import os
 import sys
 
@@ -27,7 +26,7 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.dirname(HERE)
 sys.path.insert(0, HERE)
 from scaling import UsageError, ensure_matplotlib  # noqa: E402
-from validation_runs import add_run_arguments, run_case, total_wall_seconds  # noqa: E402
+from validation_runs import add_run_arguments, run_case, total_wall_seconds, write_table  # noqa: E402
 
 REFERENCE_FRONT_M = 15540.0   # Straka et al. (1993): converged front position at 900 s
 REFERENCE_THETA_MIN = -9.77   # and minimum theta' [K]
@@ -62,10 +61,6 @@ def main(argv):
                      "theta_min_error_K": d["min_theta_prime"] - REFERENCE_THETA_MIN,
                      "wall_seconds": total_wall_seconds(out, s), "ranks": s["ranks"]})
         plot_theta(out, res, args.out)
-    with open(os.path.join(args.out, "results.csv"), "w", newline="") as f:
-        w = csv.DictWriter(f, fieldnames=list(rows[0].keys()))
-        w.writeheader()
-        w.writerows(rows)
     lines = ["# Density current (Straka et al. 1993) at t = %g s" % args.end_time, "",
              f"Reference: front {REFERENCE_FRONT_M / 1000:.2f} km, min theta' {REFERENCE_THETA_MIN} K.", "",
              "| resolution | elements | front [km] | error [m] | min theta' [K] | error [K] | wall [s] |",
@@ -74,9 +69,7 @@ def main(argv):
         lines.append(f"| {r['resolution_m']:g} m | {r['elements']} | {r['front_position_m'] / 1000:.3f} | "
                      f"{r['front_error_m']:+.0f} | {r['min_theta_prime_K']:.2f} | {r['theta_min_error_K']:+.2f} | "
                      f"{r['wall_seconds']:.0f} |")
-    with open(os.path.join(args.out, "results.md"), "w") as f:
-        f.write("\n".join(lines) + "\n")
-    print("\n".join(lines))
+    write_table(args.out, rows, lines)
     return 0
 
 

@@ -26,7 +26,6 @@ python3-xarray (Debian, /usr/bin/python3; the script re-runs itself there). Exit
 failed, 2 on bad arguments.
 """
 import argparse
-import csv
 import glob
 import os
 import sys
@@ -35,7 +34,7 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.dirname(HERE)
 sys.path.insert(0, HERE)
 from scaling import UsageError, ensure_matplotlib  # noqa: E402
-from validation_runs import add_run_arguments, run_case, total_wall_seconds  # noqa: E402
+from validation_runs import add_run_arguments, run_case, total_wall_seconds, write_table  # noqa: E402
 
 DOMAIN_X, DOMAIN_Z = 20000.0, 10000.0
 CASES = ("dry_bubble", "moist_bubble")
@@ -92,10 +91,6 @@ def main(argv):
             convergence.append({"case": case, "coarse_m": coarse, "fine_m": fine,
                                 "max_abs_difference_K": float(abs(delta).max()),
                                 "rms_difference_K": float((delta ** 2).mean() ** 0.5)})
-    with open(os.path.join(args.out, "results.csv"), "w", newline="") as f:
-        w = csv.DictWriter(f, fieldnames=list(rows[0].keys()))
-        w.writeheader()
-        w.writerows(rows)
     lines = [f"# Moist bubble against the dry bubble (Bryan & Fritsch 2002), t = {args.end_time:g} s", "",
              "| resolution | max theta' dry / theta_rho' moist [K] | height of max [m] | top [m] | max w [m/s] "
              "| moist - dry: max / RMS [K] | RMS / dry max | wall dry / moist [s] |",
@@ -112,9 +107,7 @@ def main(argv):
         for c in convergence:
             lines.append(f"| {c['case']} | {c['coarse_m']:g} m vs {c['fine_m']:g} m "
                          f"| {c['max_abs_difference_K']:.3f} / {c['rms_difference_K']:.4f} |")
-    with open(os.path.join(args.out, "results.md"), "w") as f:
-        f.write("\n".join(lines) + "\n")
-    print("\n".join(lines))
+    write_table(args.out, rows, lines)
     return 0
 
 

@@ -31,7 +31,6 @@ with --resume, as the other validation scripts. Exit status: 0 when every run re
 --end-time, 3 when one was stopped by a signal, 1 when one failed, 2 on bad arguments.
 """
 import argparse
-import csv
 import glob
 import math
 import os
@@ -41,7 +40,7 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.dirname(HERE)
 sys.path.insert(0, HERE)
 from scaling import UsageError, ensure_matplotlib, ensure_module  # noqa: E402
-from validation_runs import add_run_arguments, run_case, total_wall_seconds  # noqa: E402
+from validation_runs import add_run_arguments, run_case, total_wall_seconds, write_table  # noqa: E402
 import mountain_wave_theory as theory  # noqa: E402
 
 # The cases' geometry (cases/*.toml): domain, the default horizontal resolution, the ratio
@@ -180,10 +179,6 @@ def main(argv):
         rows.append({"resolution_m": res, "elements": f"{nx}x1x{nz}", "order": args.order, "time_s": r["time"],
                      "flux_ratio_lower_min": r["ratio_lower"][0], "flux_ratio_lower_max": r["ratio_lower"][1],
                      "w_l2_relative": r["l2"], "wall_seconds": total_wall_seconds(run_dir, s), "ranks": s["ranks"]})
-    with open(os.path.join(args.out, "results.csv"), "w", newline="") as f:
-        w = csv.DictWriter(f, fieldnames=list(rows[0].keys()))
-        w.writeheader()
-        w.writerows(rows)
     what = "M / M_H" if args.which == "agnesi" else "M / M_linear"
     lines = [f"# {c['case']} against linear theory", "",
              f"{what} from 1 km to half the height of the top sponge ({c['top_sponge'] / 2e3:g} km), between the "
@@ -195,9 +190,7 @@ def main(argv):
         lines.append(f"| {r['resolution_m']:g} m | {r['elements']} | {r['time_s']:g} | "
                      f"{r['flux_ratio_lower_min']:.3f} .. {r['flux_ratio_lower_max']:.3f} | "
                      f"{'yes' if ok else 'no'} | {r['w_l2_relative']:.3f} | {r['wall_seconds']:.0f} |")
-    with open(os.path.join(args.out, "results.md"), "w") as f:
-        f.write("\n".join(lines) + "\n")
-    print("\n".join(lines))
+    write_table(args.out, rows, lines)
     return 0
 
 

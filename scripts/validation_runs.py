@@ -275,6 +275,18 @@ def les_main(argv, prog, label, parse, analyse):
     return 0 if ok else 4
 
 
+def write_table(out, rows, lines):
+    """out/results.csv (one row per run: the dicts `rows`, their keys the columns) and
+    out/results.md (the markdown `lines`), which are also printed."""
+    with open(os.path.join(out, "results.csv"), "w", newline="") as f:
+        w = csv.DictWriter(f, fieldnames=list(rows[0].keys()))
+        w.writeheader()
+        w.writerows(rows)
+    with open(os.path.join(out, "results.md"), "w") as f:
+        f.write("\n".join(lines) + "\n")
+    print("\n".join(lines))
+
+
 def write_results(out, heading, values, reference, units, rows, checks, tables=""):
     """out/results.csv and out/results.md: the quantities compared with a reference range
     (values[key] against reference[key] = (low, high, source), units[key]), further
