@@ -744,17 +744,27 @@ Config parse_config(const std::string& text, const std::string& source,
   read_boundary(values, c);
   read_forcing(values, c);
   read_radiation(values, c);
-  if (c.terrain.active() || c.mesh.warp > 0) {  // curved elements: the split-form Euler operator only, for now
+  if (c.terrain.active() || c.mesh.warp > 0) {
+    // Curved elements: the split form (the standard form has no contravariant volume
+    // term), and none of the column forcings, whose vertical derivatives and integrals
+    // are taken along the elements' z lines.
     const std::string where = c.terrain.active() ? "over terrain (terrain.shape = \"" + c.terrain.shape + "\")"
                                                  : std::string("on a warped mesh (mesh.warp > 0)");
-    const auto refuse = [&](const char* section, const char* name, const char* expected) {
+    const auto refuse = [&](const char* section, const char* name, const char* expected, const char* why) {
       const KeySpec& k = spec(section, name);
-      fail(values.at(k), full_name(k),
-           std::string(expected) + " " + where + ": curved elements have no viscous terms yet");
+      fail(values.at(k), full_name(k), std::string(expected) + " " + where + ": " + why);
     };
-    if (c.physics.viscosity != 0) refuse("physics", "viscosity", "0");
-    if (c.physics.closure != "constant") refuse("physics", "closure", "\"constant\"");
-    if (c.dg.volume_flux != "kennedy_gruber") refuse("dg", "volume_flux", "\"kennedy_gruber\"");
+    if (c.dg.volume_flux != "kennedy_gruber")
+      refuse("dg", "volume_flux", "\"kennedy_gruber\"", "curved elements take the split form only");
+    const ForcingConfig& f = c.forcing;
+    const char* forcing = "curved elements take no large-scale forcing yet";
+    if (f.coriolis != 0) refuse("forcing", "coriolis", "0.0", forcing);
+    if (!f.subsidence.empty()) refuse("forcing", "subsidence", "no profile", forcing);
+    if (!f.theta_tendency.empty()) refuse("forcing", "theta_tendency", "no profile", forcing);
+    if (!f.qt_tendency.empty()) refuse("forcing", "qt_tendency", "no profile", forcing);
+    if (f.geostrophic_sponge) refuse("forcing", "geostrophic_sponge", "false", forcing);
+    if (c.radiation.scheme != "none")
+      refuse("radiation", "scheme", "\"none\"", "the radiation's liquid water paths are column integrals");
   }
   c.time.end_time = number(values, "time", "end_time", [](double x) { return x >= 0; });
   c.time.max_steps = static_cast<long>(integer(values, "time", "max_steps", [](long long n) { return n >= 0; }));

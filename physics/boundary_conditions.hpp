@@ -7,7 +7,9 @@
 ///                                the BR1 lifting sees, less the interior values (p: the
 ///                                pressure at the node);
 ///   viscous_flux(eq, fv, w)      F_v* through the wall, from the interior viscous flux
-///                                fv = F_v,d at the node and its primitive variables w.
+///                                fv = F_v,d at the node and its primitive variables w
+///                                (on a curved wall wall_viscous_flux, below, with the
+///                                node's contravariant vector: fv is then F_v . J a^d).
 /// What crosses a wall (for the conservation ledger) is F* - F_v* of these. The face
 /// kernels are instantiated per kind, so they contain no branch on the kind. Wall states
 /// of this kind for BR1-type schemes: Mengaldo et al. (2014), "A guide to the
@@ -54,6 +56,15 @@ struct FreeSlip {
     jump[d] = -g[d];
     return jump;
   }
+  /// On a curved wall of unit normal n: the velocity's normal part (u . n) n jumps.
+  template <class Eq>
+  KOKKOS_INLINE_FUNCTION typename Eq::Grad gradient_jump(const Eq&, const typename Eq::Grad& g, Real,
+                                                         const VectorNormal& n) const {
+    typename Eq::Grad jump{};
+    const Real normal = g[0] * n.n[0] + g[1] * n.n[1] + g[2] * n.n[2];
+    for (int i = 0; i < 3; ++i) jump[i] = -normal * n.n[i];
+    return jump;
+  }
   template <class Eq, class P>
   KOKKOS_INLINE_FUNCTION typename Eq::Cons viscous_flux(const Eq&, const typename Eq::Cons&, const P&) const {
     return typename Eq::Cons{};
@@ -68,8 +79,9 @@ struct NoSlipAdiabatic {
                                                        const Normal& d) const {
     return mirror(eq, q, d);
   }
-  template <class Eq>
-  KOKKOS_INLINE_FUNCTION typename Eq::Grad gradient_jump(const Eq&, const typename Eq::Grad& g, Real, int) const {
+  template <class Eq, class Normal>
+  KOKKOS_INLINE_FUNCTION typename Eq::Grad gradient_jump(const Eq&, const typename Eq::Grad& g, Real,
+                                                         const Normal&) const {
     typename Eq::Grad jump{};
     for (int i = 0; i < 3; ++i) jump[i] = -g[i];
     return jump;
@@ -91,9 +103,9 @@ struct NoSlipIsothermal {
                                                        const Normal& d) const {
     return mirror(eq, q, d);
   }
-  template <class Eq>
+  template <class Eq, class Normal>
   KOKKOS_INLINE_FUNCTION typename Eq::Grad gradient_jump(const Eq& eq, const typename Eq::Grad& g, Real p,
-                                                         int) const {
+                                                         const Normal&) const {
     typename Eq::Grad jump{};
     for (int i = 0; i < 3; ++i) jump[i] = -g[i];
     jump[Eq::g_T] = temperature - g[Eq::g_T];
@@ -124,24 +136,50 @@ struct SurfaceFlux {
                                                        const Normal& d) const {
     return mirror(eq, q, d);
   }
-  template <class Eq>
+  template <class Eq, class Normal>
   KOKKOS_INLINE_FUNCTION typename Eq::Grad gradient_jump(const Eq& eq, const typename Eq::Grad& g, Real p,
-                                                         int d) const {
+                                                         const Normal& d) const {
     return FreeSlip{}.gradient_jump(eq, g, p, d);
   }
   template <class Eq, class P>
   KOKKOS_INLINE_FUNCTION typename Eq::Cons viscous_flux(const Eq& eq, const typename Eq::Cons&, const P& w) const {
-    const SurfaceExchange x = surface_exchange(eq, surface, bulk, w, direction);
+    return fluxes(eq, w, direction, sign);
+  }
+  /// The fluxes x of surface_exchange at a wall of normal d, times `scale` (the sign of
+  /// the wall's end, times the surface element on a curved wall).
+  template <class Eq, class P, class Normal>
+  KOKKOS_INLINE_FUNCTION typename Eq::Cons fluxes(const Eq& eq, const P& w, const Normal& d, Real scale) const {
+    const SurfaceExchange x = surface_exchange(eq, surface, bulk, w, d);
     typename Eq::Cons f{};
-    for (int i = 0; i < 3; ++i) f[Eq::i_rhou + i] = sign * x.momentum[i];
-    f[Eq::i_rhoe] = sign * x.sensible;
+    for (int i = 0; i < 3; ++i) f[Eq::i_rhou + i] = scale * x.momentum[i];
+    f[Eq::i_rhoe] = scale * x.sensible;
     if constexpr (Eq::moist) {
-      f[Eq::i_rhoe] += sign * eq.water_enthalpy_excess(w.T) * x.water;
-      f[Eq::i_rhoqt] = sign * x.water;
+      f[Eq::i_rhoe] += scale * eq.water_enthalpy_excess(w.T) * x.water;
+      f[Eq::i_rhoqt] = scale * x.water;
     }
     return f;
   }
 };
+
+/// F_v* through a curved wall (terrain, or a mapped top) at a node whose contravariant
+/// vector is ja = J a^d, the wall's normal times its surface element; fv is the
+/// interior's F_v . ja. Where F_v* is made of the interior flux (free-slip, no-slip) it
+/// is formed as on a flat wall; prescribed and bulk surface fluxes are per unit area,
+/// along the terrain's normal, so they are scaled by |J a^d|.
+template <class Condition, class Eq, class P>
+KOKKOS_INLINE_FUNCTION typename Eq::Cons wall_viscous_flux(const Condition& bc, const Eq& eq,
+                                                           const typename Eq::Cons& fv, const P& w,
+                                                           const VectorNormal&) {
+  return bc.viscous_flux(eq, fv, w);
+}
+template <class Eq, class P>
+KOKKOS_INLINE_FUNCTION typename Eq::Cons wall_viscous_flux(const SurfaceFlux& bc, const Eq& eq,
+                                                           const typename Eq::Cons&, const P& w,
+                                                           const VectorNormal& ja) {
+  const Real area = math::sqrt(ja.n[0] * ja.n[0] + ja.n[1] * ja.n[1] + ja.n[2] * ja.n[2]);
+  const VectorNormal n{{ja.n[0] / area, ja.n[1] / area, ja.n[2] / area}};
+  return bc.fluxes(eq, w, n, bc.sign * area);
+}
 
 /// The six walls of the brick, numbered like element faces: 2d is the wall at the low
 /// end of direction d, 2d + 1 the one at the high end (a periodic direction's entries

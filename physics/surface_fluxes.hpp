@@ -45,12 +45,20 @@ KOKKOS_INLINE_FUNCTION Real tangential_velocity(const Real* u, int d, Real* ut) 
   for (int i = 0; i < 3; ++i) ut[i] = i == d ? Real(0) : u[i];
   return math::sqrt(ut[0] * ut[0] + ut[1] * ut[1] + ut[2] * ut[2]);
 }
+/// The same at a curved wall of unit normal n (terrain): u - (u.n) n.
+KOKKOS_INLINE_FUNCTION Real tangential_velocity(const Real* u, const VectorNormal& n, Real* ut) {
+  const Real normal = normal_component(u, n);
+  for (int i = 0; i < 3; ++i) ut[i] = u[i] - normal * n.n[i];
+  return math::sqrt(ut[0] * ut[0] + ut[1] * ut[1] + ut[2] * ut[2]);
+}
 
 /// The fluxes of either kind (bulk: the transfer-coefficient form) at a node with
-/// primitive variables w of equation set Eq, on a wall normal to d.
-template <class Eq>
+/// primitive variables w of equation set Eq, on a wall normal to d (a direction of the
+/// brick, or a curved wall's unit normal, VectorNormal: the drag is then along the
+/// velocity tangential to the terrain).
+template <class Eq, class Normal>
 KOKKOS_INLINE_FUNCTION SurfaceExchange surface_exchange(const Eq& eq, const SurfaceParameters& s, bool bulk,
-                                                        const typename Eq::Prim& w, int d) {
+                                                        const typename Eq::Prim& w, const Normal& d) {
   SurfaceExchange x{};
   Real ut[3];
   const Real speed = tangential_velocity(w.u, d, ut);

@@ -204,15 +204,22 @@ DgOperator<N, Eq>::DgOperator(const mesh::LocalMesh& mesh, const Basis<N>& basis
     for (int e = 0; e < elements_; ++e) {
       sh(e) = 2 / geometry.hz[e];
       fh(e) = math::cbrt(geometry.h[0] * geometry.h[1] * geometry.hz[e]) / (N + 1);
+      if (geometry.curved) {  // the curved element's own volume, sum of w J over its nodes
+        Real volume = 0;
+        for (int n = 0; n < L::nodes; ++n)
+          volume += basis.w[L::index(n, 0)] * basis.w[L::index(n, 1)] * basis.w[L::index(n, 2)] *
+                    geometry.node_jacobian[static_cast<std::size_t>(e) * L::nodes + n];
+        fh(e) = math::cbrt(volume) / (N + 1);
+      }
     }
     Kokkos::deep_copy(two_over_hz_, sh);
     Kokkos::deep_copy(filter_width_, fh);
   }
   for (int d = 0; d < 3; ++d) walls_anywhere_ |= !mesh.brick().periodic()[d];
-  if (curved_ && (viscous_ || !split_form_ || forcing_.active() || radiation_))
+  if (curved_ && (!split_form_ || forcing_.active() || radiation_))
     throw InputError(
-        "curved elements (terrain) take the split-form Euler operator only: physics.viscosity = 0, "
-        "physics.closure = \"constant\", dg.volume_flux = \"kennedy_gruber\", no [forcing] and no [radiation]");
+        "curved elements (terrain) take the split-form operator only, without the column forcings: "
+        "dg.volume_flux = \"kennedy_gruber\", no [forcing] and no [radiation]");
   max_diffusivity_ = viscous_ ? max_molecular_diffusivity() : 0;
   theta_gradient_ = theta_diffusion_ || (closure_ == Closure::smagorinsky && gravity_ != 0);
 

@@ -7,6 +7,16 @@
 // At walls g* and F_v* come from the wall's boundary-condition type
 // (physics/boundary_conditions.hpp; free-slip: F_v* = 0; no-slip: u* = 0, interior stress).
 // Every face value is written once per element face; the lifting reads them per node.
+//
+// Curved elements (terrain, warped meshes): with the contravariant vectors J a^D and the
+// Jacobian J of each node,
+//   G = (1/J) sum_D (J a^D) [ D g + L_D (g* - g) ]_D        (the chain-rule form)
+//   dq += (1/J) sum_D [ D (J a^D . F_v) + L_D (F_v* - F_v) . J a^D ]
+// The gradient's form is the discrete adjoint of the divergence's by summation by parts,
+// as BR1's stability on curved meshes needs (Gassner et al. 2018, sec. 4); the face
+// terms are scalars per face node, as on the brick, because both elements of a face
+// hold the same J a^D there (solver/geometry.hpp). F_v's stored traces are then its
+// contravariant normal components F_v . J a^D.
 
 #include <cmath>
 
@@ -100,6 +110,8 @@ void DgOperator<N, Eq>::gradient_wall_faces(const StateView& q, int wall, const 
   const auto faces = boundary_;
   const auto th = thermo_;
   const bool theta = theta_gradient_;
+  const auto metrics = metrics_;
+  const bool curved = curved_;
   const Eq eq = eq_;
   const int first = wall_begin_[wall], lf = wall, d = wall / 2;
   parallel_for("dg::gradient_boundary_faces", wall_begin_[wall + 1] - first, L::face_nodes,
@@ -109,7 +121,9 @@ void DgOperator<N, Eq>::gradient_wall_faces(const StateView& q, int wall, const 
                  typename Eq::Grad inner;
                  for (int k = 0; k < Eq::ngrad; ++k) inner[k] = g(e, k, n);
                  const Real p = node_primitive(eq, load<Eq>(q, e, n), aux(e, Eq::a_phi, n), th, e, n).p;
-                 const typename Eq::Grad jump = bc.gradient_jump(eq, inner, p, d);
+                 // Curved: the wall's values along its unit normal (the terrain's).
+                 const typename Eq::Grad jump = curved ? bc.gradient_jump(eq, inner, p, unit_normal(contravariant(metrics, e, n, d)))
+                                                       : bc.gradient_jump(eq, inner, p, d);
                  for (int k = 0; k < Eq::ngrad; ++k) SG(e, lf, k, m) = jump[k];
                  if (!theta) SG(e, lf, Eq::g_theta, m) = 0;
                });
@@ -196,7 +210,7 @@ struct NodeViscousFlux {
   DeviceView<Real***> th;  ///< Eq::thermo_values per node from the pointwise pass (Eq::nthermo > 0)
   Eq eq;
   Basis<N> b;
-  Real s0, s1;  ///< 2 / h_d along x and y
+  Real s0, s1;  ///< 2 / h_d along x and y (curved: 1)
   Real l0, l1;  ///< (2 / h_d) / w_0 along x and y
   DeviceView<Real*> two_over_hz;  ///< 2 / h_z per element
   DeviceView<Real*> width;        ///< the closure's filter width per element
@@ -205,6 +219,11 @@ struct NodeViscousFlux {
   bool lift_T, lift_theta, need_exner, theta_diffusion;
   ClosureModel closure;
   bool cloud_interior;  ///< moist air: the closure's saturated N^2 only where the node's element column is all cloudy
+  /// Curved elements: s0 = s1 = 1 and l0 = l1 = 1 / w_0 (the reference element's), and
+  /// the gradients and fluxes are turned with the metric terms.
+  bool curved;
+  DeviceView<Real***> metrics;           ///< curved: J a^i per node (Geometry::metrics)
+  DeviceView<Real**> inverse_jacobian;   ///< curved: 1 / J per node
 
   /// Fills f[d][v - first_viscous] with component v of F_v,d at node (i, j, k) of
   /// element e and returns the node's largest total diffusivity max(nu + nu_t,
@@ -221,6 +240,16 @@ struct NodeViscousFlux {
     store<0>(local, w, gr, nu_total, kappa_total, tracer_total, exner_p, f);
     store<1>(local, w, gr, nu_total, kappa_total, tracer_total, exner_p, f);
     store<2>(local, w, gr, nu_total, kappa_total, tracer_total, exner_p, f);
+    if (curved) {  // the contravariant components J a^D . F_v
+      const int n = L::node(i, j, k);
+      Real ja[3][3];
+      for (int d = 0; d < 3; ++d)
+        for (int x = 0; x < 3; ++x) ja[d][x] = metrics(e, 3 * d + x, n);
+      for (int v = 0; v < nvflux; ++v) {
+        const Real f0 = f[0][v], f1 = f[1][v], f2 = f[2][v];
+        for (int d = 0; d < 3; ++d) f[d][v] = ja[d][0] * f0 + ja[d][1] * f1 + ja[d][2] * f2;
+      }
+    }
     if constexpr (Eq::ntracers > 0) return math::max(math::max(nu_total, kappa_total), tracer_total);
     return math::max(nu_total, kappa_total);
   }
@@ -235,15 +264,33 @@ struct NodeViscousFlux {
     Node node;
     lift_gradient_along<0, N, Eq>(b, g, sg, neighbors, e, i, j, k, s0, l0, lift_T, lift_theta, node.gr);
     lift_gradient_along<1, N, Eq>(b, g, sg, neighbors, e, i, j, k, s1, l1, lift_T, lift_theta, node.gr);
-    const Real s2 = two_over_hz(e);
+    const Real s2 = curved ? Real(1) : two_over_hz(e);
     lift_gradient_along<2, N, Eq>(b, g, sg, neighbors, e, i, j, k, s2, s2 / b.w[0], lift_T, lift_theta, node.gr);
     const int n = L::node(i, j, k);
+    if (curved) to_physical(node.gr, e, n);
     node.w = node_primitive(local, load<Eq>(q, e, n), aux(e, Eq::a_phi, n), th, e, n);
     node.exner_p = !need_exner ? Real(1) : pi.extent(0) > 0 ? pi(e, n) : local.exner(node.w.p);
     node.nu_t = closure.at_width(width(e)).nu_t(local, node.w, node.exner_p, node.gr, cloud_edge(e, i, j));
     node.nu_total = nu + node.nu_t, node.kappa_total = kappa + node.nu_t / closure.prandtl_t;
     node.tracer_total = Eq::ntracers > 0 ? tracer_diffusivity + node.nu_t / schmidt_t : Real(0);
     return node;
+  }
+  /// Curved elements: the gradients from their reference components (along xi_D, in
+  /// the slots of direction D), grad = (1/J) sum_D (J a^D) d/dxi_D.
+  KOKKOS_FORCEINLINE_FUNCTION void to_physical(typename Eq::Gradients& gr, int e, int n) const {
+    Real ja[3][3];
+    for (int d = 0; d < 3; ++d)
+      for (int x = 0; x < 3; ++x) ja[d][x] = metrics(e, 3 * d + x, n);
+    const Real inv_j = inverse_jacobian(e, n);
+    const auto turn = [&](Real(&v)[3]) {
+      const Real r0 = v[0], r1 = v[1], r2 = v[2];
+      for (int x = 0; x < 3; ++x) v[x] = inv_j * (ja[0][x] * r0 + ja[1][x] * r1 + ja[2][x] * r2);
+    };
+    for (int c = 0; c < 3; ++c) turn(gr.du[c]);
+    turn(gr.dT);
+    turn(gr.dtheta);
+    if constexpr (Eq::nscalars > 0)
+      for (int t = 0; t < Eq::nscalars; ++t) turn(gr.dc[t]);
   }
   /// Whether the z line (i, j) of element e, whose nodes form the node's vertical
   /// gradients, has a node without condensate (physics.cloud_stratification = "interior").
@@ -301,9 +348,9 @@ template <int N, class Eq>
 template <class ClosureModel>
 NodeViscousFlux<N, Eq, ClosureModel> DgOperator<N, Eq>::node_viscous_flux(const StateView& q,
                                                                           const ClosureModel& closure) const {
+  const Real s0 = curved_ ? Real(1) : two_over_h_[0], s1 = curved_ ? Real(1) : two_over_h_[1];
   NodeViscousFlux<N, Eq, ClosureModel> nv{gvars_, exner_, grad_surface_, neighbors_, q, aux_, thermo_, eq_, basis_,
-                                      two_over_h_[0], two_over_h_[1], two_over_h_[0] / basis_.w[0],
-                                      two_over_h_[1] / basis_.w[0], two_over_hz_, filter_width_, viscosity_,
+                                      s0, s1, s0 / basis_.w[0], s1 / basis_.w[0], two_over_hz_, filter_width_, viscosity_,
                                       diffusivity_, tracer_diffusivity_,
                                       schmidt_t_,
                                       // Lift only the gradients something uses: grad T feeds the heat
@@ -312,7 +359,7 @@ NodeViscousFlux<N, Eq, ClosureModel> DgOperator<N, Eq>::node_viscous_flux(const 
                                       !theta_diffusion_, theta_gradient_,
                                       // Pi(p) once per node, for theta diffusion and Smagorinsky.
                                       theta_diffusion_ || closure_ == Closure::smagorinsky, theta_diffusion_,
-                                      closure, cloud_interior_};
+                                      closure, cloud_interior_, curved_, metrics_, inverse_jacobian_};
   return nv;
 }
 
@@ -401,8 +448,8 @@ struct ViscousElementKernel {
   StateView dq;
   DeviceView<int*> list;
   Basis<N> b;
-  Real s0, s1;                    ///< 2 / h_d along x and y
-  DeviceView<Real*> two_over_hz;  ///< 2 / h_z per element
+  Real s0, s1;                    ///< 2 / h_d along x and y (curved: 1)
+  DeviceView<Real*> two_over_hz;  ///< 2 / h_z per element (curved: unused, 1)
 
   KOKKOS_INLINE_FUNCTION Real operator()(const int t) const {
     if constexpr (viscous_by_planes<N>)
@@ -432,12 +479,15 @@ struct ViscousElementKernel {
         for (int m = 0; m < L::face_nodes; ++m)
           T(e, lf, v - first_viscous, m) = fv[vflux_index<Eq>(lf / 2, v)][L::volume_node_of(m, lf)];
     const auto local = [&](int, int c, int n) { return fv[c][n]; };
+    const Real s2 = nv.curved ? Real(1) : two_over_hz(e);
     for (int k = 0; k < n1; ++k)
       for (int j = 0; j < n1; ++j)
         for (int i = 0; i < n1; ++i) {
           const int n = L::node(i, j, k);
-          for (int v = first_viscous; v < nvar; ++v)
-            dq(e, v, n) += viscous_divergence<Eq>(b, local, e, v, i, j, k, s0, s1, two_over_hz(e));
+          for (int v = first_viscous; v < nvar; ++v) {
+            const Real sum = viscous_divergence<Eq>(b, local, e, v, i, j, k, s0, s1, s2);
+            dq(e, v, n) += nv.curved ? nv.inverse_jacobian(e, n) * sum : sum;
+          }
         }
     return largest;
   }
@@ -491,14 +541,15 @@ struct ViscousElementKernel {
       for (int v = 0; v < nvflux; ++v)
         for (int m = 0; m < np; ++m) T(e, lf, v, m) = fz[v][m + (lf == 4 ? 0 : np * N)];
     const auto along_z = [&](int, int c, int n) { return fz[c][n]; };
+    const Real s2 = nv.curved ? Real(1) : two_over_hz(e);
     for (int k = 0; k < n1; ++k)
       for (int j = 0; j < n1; ++j)
         for (int i = 0; i < n1; ++i) {
           const int n = L::node(i, j, k);
           for (int v = first_viscous; v < nvar; ++v) {
             Real sum = partial[v - first_viscous][n];
-            sum += two_over_hz(e) * derivative_at(b, along_z, e, v - first_viscous, i, j, k, 2);
-            dq(e, v, n) += sum;
+            sum += s2 * derivative_at(b, along_z, e, v - first_viscous, i, j, k, 2);
+            dq(e, v, n) += nv.curved ? nv.inverse_jacobian(e, n) * sum : sum;
           }
         }
     return largest;
@@ -511,8 +562,8 @@ template <int N, class Eq>
 template <class ClosureModel>
 Real DgOperator<N, Eq>::lift_viscous_volume(const StateView& q, const StateView& dq, const ClosureModel& closure,
                                         const DeviceView<int*>& list) {
-  const ViscousElementKernel<N, Eq, ClosureModel> kernel{
-      node_viscous_flux(q, closure), vtrace_, dq, list, basis_, two_over_h_[0], two_over_h_[1], two_over_hz_};
+  const auto nv = node_viscous_flux(q, closure);
+  const ViscousElementKernel<N, Eq, ClosureModel> kernel{nv, vtrace_, dq, list, basis_, nv.s0, nv.s1, two_over_hz_};
   return parallel_max("dg::lift_viscous_volume", static_cast<int>(list.extent(0)), kernel);
 }
 
@@ -542,13 +593,18 @@ void DgOperator<N, Eq>::viscous_fluxes_local(const StateView& q, const StateView
     });
   } else {
     const Basis<N> b = basis_;
-    const Real s0 = two_over_h_[0], s1 = two_over_h_[1];
+    const bool curved = curved_;
+    const Real s0 = curved ? Real(1) : two_over_h_[0], s1 = curved ? Real(1) : two_over_h_[1];
     const auto hz = two_over_hz_;
+    const auto inverse_jacobian = inverse_jacobian_;
     parallel_for_nodes<L::n1>("dg::viscous_volume", elements_,
                              KOKKOS_LAMBDA(const int e, const int i, const int j, const int k) {
       const int n = L::node(i, j, k);
-      for (int v = first_viscous; v < nvar; ++v)
-        dq(e, v, n) += viscous_divergence<Eq>(b, FV, e, v, i, j, k, s0, s1, hz(e));
+      const Real s2 = curved ? Real(1) : hz(e);
+      for (int v = first_viscous; v < nvar; ++v) {
+        const Real sum = viscous_divergence<Eq>(b, FV, e, v, i, j, k, s0, s1, s2);
+        dq(e, v, n) += curved ? inverse_jacobian(e, n) * sum : sum;
+      }
     });
   }
   // Faces: the surface term of the total flux F - F_v gets -(F_v* - F_v).
@@ -594,6 +650,8 @@ void DgOperator<N, Eq>::viscous_wall_faces(const StateView& q, int wall, const C
   const auto flux = wall_flux_;
   const auto aux = aux_;
   const auto th = thermo_;
+  const auto metrics = metrics_;
+  const bool curved = curved_;
   const Eq eq = eq_;
   const int first = wall_begin_[wall], lf = wall;
   parallel_for("dg::viscous_boundary_faces", wall_begin_[wall + 1] - first, L::face_nodes,
@@ -603,7 +661,8 @@ void DgOperator<N, Eq>::viscous_wall_faces(const StateView& q, int wall, const C
                  Cons fv{};
                  for (int v = first_viscous; v < nvar; ++v) fv[v] = T(e, lf, v, m);
                  const typename Eq::Prim w = node_primitive(eq, load<Eq>(q, e, n), aux(e, Eq::a_phi, n), th, e, n);
-                 const Cons fw = bc.viscous_flux(eq, fv, w);
+                 const Cons fw = curved ? physics::wall_viscous_flux(bc, eq, fv, w, contravariant(metrics, e, n, lf / 2))
+                                        : bc.viscous_flux(eq, fv, w);
                  for (int v = first_viscous; v < nvar; ++v) S(e, lf, v, m) -= fw[v] - fv[v];
                  for (int c = 0; c < Eq::nconserved; ++c) flux(f, c, m) -= fw[Eq::conserved(c)];
                });

@@ -287,6 +287,45 @@ TEST_CASE("no-slip isothermal wall: u* = 0, T* = T_wall, the interior heat flux 
   }
 }
 
+TEST_CASE("curved walls: free-slip removes the normal velocity, surface fluxes act along the terrain", "[physics]") {
+  const Cons q = sample(1.1, 3, -2, 1, 290, 100);
+  const Prim w = eq.primitive(q, 100);
+  const Grad g = eq.gradient_variables(w);
+  // The contravariant vector of a node on a slope: normal times the surface element.
+  const VectorNormal ja{{-0.6, 0.2, 2.0}};
+  const double area = std::sqrt(0.36 + 0.04 + 4.0);
+  const VectorNormal n{{ja.n[0] / area, ja.n[1] / area, ja.n[2] / area}};
+  const Grad jump = FreeSlip{}.gradient_jump(eq, g, w.p, n);
+  double normal = 0, along = 0;
+  for (int i = 0; i < 3; ++i) normal += (g[i] + jump[i]) * n.n[i];
+  CHECK(std::fabs(normal) <= 1e-15);
+  for (int k = 3; k < ngrad; ++k) CHECK(jump[k] == 0.0);
+  SurfaceParameters surface;
+  surface.heat_flux = 0.1, surface.friction_velocity = 0.3;
+  const SurfaceFlux bc{surface, false, 2, -1};  // the ground: the low end of z
+  const Cons fv = eq.viscous_flux(w, heat_gradients(), 5.0, 7.0, 0.0, 2);
+  const Cons fw = wall_viscous_flux(bc, eq, fv, w, ja);
+  double drag = 0;
+  for (int i = 0; i < 3; ++i) along += fw[i_rhou + i] * n.n[i], drag += fw[i_rhou + i] * fw[i_rhou + i];
+  CHECK(std::fabs(along) <= 1e-15 * std::sqrt(drag));  // the drag is tangential to the terrain
+  CHECK(std::sqrt(drag) == Approx(area * w.rho * 0.09).epsilon(1e-14));  // rho u*^2 per unit area
+  // against the tangential wind: F_v* = -(what enters), so along +u_t
+  double ut[3], wind = 0;
+  tangential_velocity(w.u, n, ut);
+  for (int i = 0; i < 3; ++i) wind += fw[i_rhou + i] * ut[i];
+  CHECK(wind > 0);
+  CHECK(fw[i_rhoe] == Approx(-area * w.rho * cp_d * eq.exner(w.p) * 0.1).epsilon(1e-14));
+  CHECK(fw[i_rho] == 0.0);
+  // A level wall (J a^2 = e_z) gives the flat wall's flux bit for bit.
+  const Cons level = wall_viscous_flux(bc, eq, fv, w, VectorNormal{{0, 0, 1}});
+  const Cons flat = bc.viscous_flux(eq, fv, w);
+  for (int v = 0; v < nvar; ++v) CHECK(level[v] == flat[v]);
+  // The other kinds take the interior flux as on a flat wall.
+  const Cons noslip = wall_viscous_flux(NoSlipAdiabatic{}, eq, fv, w, ja);
+  const Cons expected = NoSlipAdiabatic{}.viscous_flux(eq, fv, w);
+  for (int v = 0; v < nvar; ++v) CHECK(noslip[v] == expected[v]);
+}
+
 TEST_CASE("wall kinds: the registry names every kind once, and the dispatch builds its type", "[physics]") {
   CHECK(nwall_kinds == 5);
   CHECK(std::string(wall_kinds[free_slip].name) == "free_slip");
