@@ -746,8 +746,8 @@ Config parse_config(const std::string& text, const std::string& source,
   read_radiation(values, c);
   if (c.terrain.active() || c.mesh.warp > 0) {
     // Curved elements: the split form (the standard form has no contravariant volume
-    // term), and none of the column forcings, whose vertical derivatives and integrals
-    // are taken along the elements' z lines.
+    // term), and neither subsidence nor radiation, whose vertical derivatives and
+    // integrals are taken along the elements' z lines (the pointwise forcings act).
     const std::string where = c.terrain.active() ? "over terrain (terrain.shape = \"" + c.terrain.shape + "\")"
                                                  : std::string("on a warped mesh (mesh.warp > 0)");
     const auto refuse = [&](const char* section, const char* name, const char* expected, const char* why) {
@@ -756,13 +756,8 @@ Config parse_config(const std::string& text, const std::string& source,
     };
     if (c.dg.volume_flux != "kennedy_gruber")
       refuse("dg", "volume_flux", "\"kennedy_gruber\"", "curved elements take the split form only");
-    const ForcingConfig& f = c.forcing;
-    const char* forcing = "curved elements take no large-scale forcing yet";
-    if (f.coriolis != 0) refuse("forcing", "coriolis", "0.0", forcing);
-    if (!f.subsidence.empty()) refuse("forcing", "subsidence", "no profile", forcing);
-    if (!f.theta_tendency.empty()) refuse("forcing", "theta_tendency", "no profile", forcing);
-    if (!f.qt_tendency.empty()) refuse("forcing", "qt_tendency", "no profile", forcing);
-    if (f.geostrophic_sponge) refuse("forcing", "geostrophic_sponge", "false", forcing);
+    if (!c.forcing.subsidence.empty())
+      refuse("forcing", "subsidence", "no profile", "subsidence's d/dz follows the elements' z lines");
     if (c.radiation.scheme != "none")
       refuse("radiation", "scheme", "\"none\"", "the radiation's liquid water paths are column integrals");
   }

@@ -216,10 +216,12 @@ DgOperator<N, Eq>::DgOperator(const mesh::LocalMesh& mesh, const Basis<N>& basis
     Kokkos::deep_copy(filter_width_, fh);
   }
   for (int d = 0; d < 3; ++d) walls_anywhere_ |= !mesh.brick().periodic()[d];
-  if (curved_ && (!split_form_ || forcing_.active() || radiation_))
+  // Subsidence differentiates along the elements' z lines and radiation integrates along
+  // them: neither is a vertical operation on curved elements.
+  if (curved_ && (!split_form_ || forcing_.subsidence.active() || radiation_))
     throw InputError(
-        "curved elements (terrain) take the split-form operator only, without the column forcings: "
-        "dg.volume_flux = \"kennedy_gruber\", no [forcing] and no [radiation]");
+        "curved elements (terrain) take the split-form operator only, without the column operations: "
+        "dg.volume_flux = \"kennedy_gruber\", no forcing.subsidence and no [radiation]");
   max_diffusivity_ = viscous_ ? max_molecular_diffusivity() : 0;
   theta_gradient_ = theta_diffusion_ || (closure_ == Closure::smagorinsky && gravity_ != 0);
 
