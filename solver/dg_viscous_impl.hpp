@@ -122,8 +122,9 @@ void DgOperator<N, Eq>::gradient_wall_faces(const StateView& q, int wall, const 
                  for (int k = 0; k < Eq::ngrad; ++k) inner[k] = g(e, k, n);
                  const Real p = node_primitive(eq, load<Eq>(q, e, n), aux(e, Eq::a_phi, n), th, e, n).p;
                  // Curved: the wall's values along its unit normal (the terrain's).
-                 const typename Eq::Grad jump = curved ? bc.gradient_jump(eq, inner, p, unit_normal(contravariant(metrics, e, n, d)))
-                                                       : bc.gradient_jump(eq, inner, p, d);
+                 const typename Eq::Grad jump =
+                     curved ? bc.gradient_jump(eq, inner, p, unit_normal(contravariant(metrics, e, n, d)))
+                            : bc.gradient_jump(eq, inner, p, d);
                  for (int k = 0; k < Eq::ngrad; ++k) SG(e, lf, k, m) = jump[k];
                  if (!theta) SG(e, lf, Eq::g_theta, m) = 0;
                });
@@ -211,7 +212,7 @@ struct NodeViscousFlux {
   Eq eq;
   Basis<N> b;
   Real s0, s1;  ///< 2 / h_d along x and y (curved: 1)
-  Real l0, l1;  ///< (2 / h_d) / w_0 along x and y
+  Real l0, l1;  ///< (2 / h_d) / w_0 along x and y (curved: 1 / w_0)
   DeviceView<Real*> two_over_hz;  ///< 2 / h_z per element
   DeviceView<Real*> width;        ///< the closure's filter width per element
   Real nu, kappa, tracer_diffusivity;
@@ -350,7 +351,8 @@ NodeViscousFlux<N, Eq, ClosureModel> DgOperator<N, Eq>::node_viscous_flux(const 
                                                                           const ClosureModel& closure) const {
   const Real s0 = curved_ ? Real(1) : two_over_h_[0], s1 = curved_ ? Real(1) : two_over_h_[1];
   NodeViscousFlux<N, Eq, ClosureModel> nv{gvars_, exner_, grad_surface_, neighbors_, q, aux_, thermo_, eq_, basis_,
-                                      s0, s1, s0 / basis_.w[0], s1 / basis_.w[0], two_over_hz_, filter_width_, viscosity_,
+                                      s0, s1, s0 / basis_.w[0], s1 / basis_.w[0], two_over_hz_, filter_width_,
+                                      viscosity_,
                                       diffusivity_, tracer_diffusivity_,
                                       schmidt_t_,
                                       // Lift only the gradients something uses: grad T feeds the heat
@@ -661,8 +663,9 @@ void DgOperator<N, Eq>::viscous_wall_faces(const StateView& q, int wall, const C
                  Cons fv{};
                  for (int v = first_viscous; v < nvar; ++v) fv[v] = T(e, lf, v, m);
                  const typename Eq::Prim w = node_primitive(eq, load<Eq>(q, e, n), aux(e, Eq::a_phi, n), th, e, n);
-                 const Cons fw = curved ? physics::wall_viscous_flux(bc, eq, fv, w, contravariant(metrics, e, n, lf / 2))
-                                        : bc.viscous_flux(eq, fv, w);
+                 const Cons fw = curved
+                                     ? physics::wall_viscous_flux(bc, eq, fv, w, contravariant(metrics, e, n, lf / 2))
+                                     : bc.viscous_flux(eq, fv, w);
                  for (int v = first_viscous; v < nvar; ++v) S(e, lf, v, m) -= fw[v] - fv[v];
                  for (int c = 0; c < Eq::nconserved; ++c) flux(f, c, m) -= fw[Eq::conserved(c)];
                });
