@@ -61,7 +61,7 @@ struct FreeSlip {
   KOKKOS_INLINE_FUNCTION typename Eq::Grad gradient_jump(const Eq&, const typename Eq::Grad& g, Real,
                                                          const VectorNormal& n) const {
     typename Eq::Grad jump{};
-    const Real normal = g[0] * n.n[0] + g[1] * n.n[1] + g[2] * n.n[2];
+    const Real normal = normal_component(&g[0], n);  // g's first three: the velocity
     for (int i = 0; i < 3; ++i) jump[i] = -normal * n.n[i];
     return jump;
   }
