@@ -1,6 +1,7 @@
 #pragma once
 /// Labelled launch helpers: every kernel in Squall goes through one of these, so every
 /// launch has a name in profilers (Kokkos Tools) and one place decides the policy.
+#include <cstddef>
 #include <string>
 
 #include "core/types.hpp"
@@ -66,6 +67,22 @@ Real parallel_max(const std::string& label, int n, const Body& body) {
         const Real v = body(i);
         if (v > m) m = v;
       },
+      Kokkos::Max<Real>(result));
+  return result;
+}
+
+/// A thread of a team (parallel_max_teams).
+using TeamMember = Kokkos::TeamPolicy<ExecSpace>::member_type;
+
+/// Maximum over a league of n teams (one per item, e.g. an element) of what body(team,
+/// m) leaves in m, each team with `scratch_bytes` of level-0 scratch memory (shared
+/// memory on GPUs; a host backend runs teams of one thread). The team size is the
+/// backend's choice (Kokkos::AUTO). A maximum is exact, hence reproducible.
+template <class Body>
+Real parallel_max_teams(const std::string& label, int n, std::size_t scratch_bytes, const Body& body) {
+  Real result = 0;
+  Kokkos::parallel_reduce(
+      label, Kokkos::TeamPolicy<ExecSpace>(n, Kokkos::AUTO).set_scratch_size(0, Kokkos::PerTeam(scratch_bytes)), body,
       Kokkos::Max<Real>(result));
   return result;
 }

@@ -100,6 +100,8 @@ std::vector<KeySpec> catalogue() {
      "polynomial order N of the Lagrange basis on (N+1)^3 LGL nodes per element"},
     {"dg", "volume_flux", "\"kennedy_gruber\"", "one of \"standard\", \"kennedy_gruber\"",
      "volume integral: standard DGSEM, or split form with the Kennedy-Gruber flux"},
+    {"dg", "kernel_layout", "\"auto\"", "one of \"auto\", \"elements\", \"nodes\", \"teams\"",
+     "how the element kernels run (the same bits): auto picks elements on CPUs, nodes on GPUs"},
     {"physics", "viscosity", "0.0", "a finite number >= 0 (m^2/s)",
      "constant kinematic viscosity nu; 0 solves the Euler equations (no viscous terms)"},
     {"physics", "prandtl", "0.71", "a number > 0",

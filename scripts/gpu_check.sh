@@ -13,7 +13,9 @@
 #     (made on a CPU) must match its state_checksum exactly (--exact); the memory tests
 #     (the most bytes held in device Views against the same per-node budgets);
 # and with both builds, the TGV benchmark (16^3 elements, N = 4, and 1e7 DOF), strict
-# and vendor alternately, for the cost of strict math on the GPU.
+# and vendor alternately, for the cost of strict math on the GPU; then the strict build's
+# kernel layouts, nodes and teams (dg.kernel_layout) alternately, for the team kernel's
+# gain.
 # Everything lands in OUT (default ./gpu_check): ctest logs, bench.csv files,
 # results.md with the verdicts. Exit status 0 only when every check passed.
 #
@@ -99,6 +101,23 @@ for size in "--elements 16,16,16" "--dof 1e7"; do
     fi
     log "- $size, round $round: strict $s, vendor $v$( [ "$v" != - ] && [ -n "$s" ] && [ -n "$v" ] &&
         python3 -c "import sys; print(f', ratio {float(sys.argv[1]) / float(sys.argv[2]):.3f}')" "$s" "$v")"
+  done
+done
+
+log ""
+log "## Kernel layouts (TGV, strict build, PID in seconds; dg.kernel_layout nodes and teams alternately)"
+# teams: the lifting, viscous flux and viscous divergence as one team per element with the
+# element's viscous flux in shared memory (docs/config.md); the same bits (the regression
+# suite above runs both layouts against the CPU's references).
+for size in "--elements 16,16,16" "--dof 1e7"; do
+  for round in 1 2 3; do
+    tag=${size//[^0-9a-z]/}
+    bench strict "nodes-$round-$tag" $size --set dg.kernel_layout=nodes
+    bench strict "teams-$round-$tag" $size --set dg.kernel_layout=teams
+    n=$(pid "$out/bench-nodes-$round-$tag")
+    t=$(pid "$out/bench-teams-$round-$tag")
+    log "- $size, round $round: nodes $n, teams $t$( [ -n "$n" ] && [ -n "$t" ] &&
+        python3 -c "import sys; print(f', teams/nodes {float(sys.argv[2]) / float(sys.argv[1]):.3f}')" "$n" "$t")"
   done
 done
 

@@ -61,8 +61,12 @@ struct ViscousTraces {
 /// elements: one element per thread, intermediate values of the element in local arrays
 /// (split-form points, two-point fluxes formed once per pair, the viscous flux), which
 /// suits CPU caches. nodes: one thread per node, intermediate values in stored arrays,
-/// which suits GPUs (coalesced loads, many threads).
-enum class KernelLayout { elements, nodes };
+/// which suits GPUs (coalesced loads, many threads). teams: the nodes layout, but the
+/// lifting, the viscous flux and its divergence run as one team of threads per element
+/// (ViscousTeamKernel) that keeps the element's viscous flux in the team's scratch
+/// (shared) memory instead of a stored array: one pass over global memory less, and
+/// 3 nvflux values per node less to store.
+enum class KernelLayout { elements, nodes, teams };
 
 /// sum_m D[i][m] f(e, c, node n with its index along d replaced by m), i the index of n
 /// along d: the derivative along d of component c of a nodal field, on the reference element.
@@ -230,7 +234,7 @@ class DgOperator {
   void lift_and_viscous_flux(const StateView& q, const ClosureModel& closure);
   template <class ClosureModel>
   void subgrid_flux_nodes(const StateView& q, const ClosureModel& closure, const DeviceView<Real***>& out) const;
-  ViscousTraces<N, Eq> viscous_traces() const { return {vtrace_, vflux_, kernel_layout_ == KernelLayout::elements}; }
+  ViscousTraces<N, Eq> viscous_traces() const { return {vtrace_, vflux_, kernel_layout_ != KernelLayout::nodes}; }
   template <class ClosureModel>
   Real lift_viscous_volume(const StateView& q, const StateView& dq, const ClosureModel& closure,
                            const DeviceView<int*>& list);

@@ -271,7 +271,7 @@ DgOperator<N, Eq>::DgOperator(const mesh::LocalMesh& mesh, const Basis<N>& basis
   // face kernels form it (own_flux), so it is not stored.
   if (!split_form_) flux_ = DeviceView<Real***>("dg::volume_flux", elements_, 3 * nvar, L::nodes);
   surface_ = DeviceView<Real****>("dg::surface", elements_, 6, nvar, L::face_nodes);
-  if (split_form_ && kernel_layout_ == KernelLayout::nodes)
+  if (split_form_ && kernel_layout_ != KernelLayout::elements)
     points_ = DeviceView<Real***>("dg::split_points", elements_, Eq::nsplit, L::nodes);
   if (Eq::nthermo > 0) thermo_ = DeviceView<Real***>("dg::thermo_values", elements_, Eq::nthermo, L::nodes);
   wall_flux_ = DeviceView<Real***>("dg::wall_flux", nb, Eq::nconserved, L::face_nodes);
@@ -336,7 +336,7 @@ DgOperator<N, Eq>::DgOperator(const mesh::LocalMesh& mesh, const Basis<N>& basis
       Kokkos::deep_copy(exner_ref_, eh);
     }
     grad_surface_ = DeviceView<Real****>("dg::gradient_surface", elements_, 6, Eq::ngrad, L::face_nodes);
-    if (kernel_layout_ == KernelLayout::elements)
+    if (kernel_layout_ != KernelLayout::nodes)
       vtrace_ = DeviceView<Real****>("dg::viscous_flux_traces", elements_, 6, nvflux, L::face_nodes);
     else
       vflux_ = DeviceView<Real***>("dg::viscous_flux", elements_, 3 * nvflux, L::nodes);
@@ -348,7 +348,7 @@ DgOperator<N, Eq>::DgOperator(const mesh::LocalMesh& mesh, const Basis<N>& basis
       Kokkos::deep_copy(view, host);
       return view;
     };
-    if (kernel_layout_ == KernelLayout::elements) {  // the lifting forms interior-face jumps itself
+    if (kernel_layout_ != KernelLayout::nodes) {  // the lifting forms interior-face jumps itself
       neighbors_ = DeviceView<int* [6]>("dg::neighbors", elements_);
       const auto nh = Kokkos::create_mirror_view(neighbors_);
       for (int e = 0; e < elements_; ++e)

@@ -558,13 +558,76 @@ struct ViscousElementKernel {
   }
 };
 
-/// Element layout: ViscousElementKernel for the elements in `list`; returns the largest
-/// total diffusivity.
+/// The team layout's viscous kernel (KernelLayout::teams), one team per element e =
+/// list(league rank): the team's threads form the lifted gradients and F_v of the nodes
+/// into the team's scratch memory, then F_v's traces on the element's faces (into T, as
+/// the element layout writes them) and dq += (2/h_d) D F_v,d node by node; returns the
+/// largest total diffusivity. Each node's arithmetic is the node layout's and the
+/// whole-element method's, so the bits are theirs (tested on every backend, a host one
+/// running teams of one thread).
+template <int N, class Eq, class ClosureModel>
+struct ViscousTeamKernel {
+  using L = Layout<N>;
+  using Scratch = Kokkos::View<Real**, ExecSpace::scratch_memory_space, Kokkos::MemoryUnmanaged>;
+  static constexpr int nvar = Eq::nvar, nvflux = Eq::nvflux, first_viscous = Eq::first_viscous;
+  NodeViscousFlux<N, Eq, ClosureModel> nv;
+  DeviceView<Real****> T;  ///< F_v,d on the faces normal to d (element, face, v - 1, face node)
+  StateView dq;
+  DeviceView<int*> list;
+  Basis<N> b;
+  Real s0, s1;                    ///< 2 / h_d along x and y (curved: 1)
+  DeviceView<Real*> two_over_hz;  ///< 2 / h_z per element (curved: unused, 1)
+
+  /// F_v of one element: (vflux_index<Eq>(d, v), node).
+  static std::size_t scratch_bytes() { return Scratch::shmem_size(3 * nvflux, L::nodes); }
+
+  KOKKOS_INLINE_FUNCTION void operator()(const TeamMember& team, Real& largest) const {
+    constexpr int n1 = L::n1, per_face = nvflux * L::face_nodes;
+    const int e = list(team.league_rank());
+    const Scratch fv(team.team_scratch(0), 3 * nvflux, L::nodes);
+    Real team_largest = 0;
+    Kokkos::parallel_reduce(
+        Kokkos::TeamThreadRange(team, L::nodes),
+        [&](const int n, Real& m) {
+          Real f[3][nvflux];
+          const Real d = nv(e, n % n1, (n / n1) % n1, n / (n1 * n1), f);
+          if (d > m) m = d;
+          for (int x = 0; x < 3; ++x)
+            for (int c = 0; c < nvflux; ++c) fv(x * nvflux + c, n) = f[x][c];
+        },
+        Kokkos::Max<Real>(team_largest));
+    team.team_barrier();
+    // F_v,d on the two faces normal to d, face node fastest (contiguous in T).
+    Kokkos::parallel_for(Kokkos::TeamThreadRange(team, 6 * per_face), [&](const int x) {
+      const int lf = x / per_face, c = (x / L::face_nodes) % nvflux, m = x % L::face_nodes;
+      T(e, lf, c, m) = fv((lf / 2) * nvflux + c, L::volume_node_of(m, lf));
+    });
+    const auto local = [&](int, int c, int n) { return fv(c, n); };
+    const Real s2 = nv.curved ? Real(1) : two_over_hz(e);
+    Kokkos::parallel_for(Kokkos::TeamThreadRange(team, L::nodes), [&](const int n) {
+      const int i = n % n1, j = (n / n1) % n1, k = n / (n1 * n1);
+      for (int v = first_viscous; v < nvar; ++v) {
+        const Real sum = viscous_divergence<Eq>(b, local, e, v, i, j, k, s0, s1, s2);
+        dq(e, v, n) += nv.curved ? nv.inverse_jacobian(e, n) * sum : sum;
+      }
+    });
+    if (team_largest > largest) largest = team_largest;
+  }
+};
+
+/// Element and team layouts: ViscousElementKernel or ViscousTeamKernel for the elements
+/// in `list`; returns the largest total diffusivity.
 template <int N, class Eq>
 template <class ClosureModel>
 Real DgOperator<N, Eq>::lift_viscous_volume(const StateView& q, const StateView& dq, const ClosureModel& closure,
                                         const DeviceView<int*>& list) {
   const auto nv = node_viscous_flux(q, closure);
+  if (kernel_layout_ == KernelLayout::teams) {
+    using Kernel = ViscousTeamKernel<N, Eq, ClosureModel>;
+    const Kernel kernel{nv, vtrace_, dq, list, basis_, nv.s0, nv.s1, two_over_hz_};
+    return parallel_max_teams("dg::lift_viscous_volume_teams", static_cast<int>(list.extent(0)),
+                              Kernel::scratch_bytes(), kernel);
+  }
   const ViscousElementKernel<N, Eq, ClosureModel> kernel{nv, vtrace_, dq, list, basis_, nv.s0, nv.s1, two_over_hz_};
   return parallel_max("dg::lift_viscous_volume", static_cast<int>(list.extent(0)), kernel);
 }
@@ -578,7 +641,7 @@ void DgOperator<N, Eq>::viscous_fluxes_local(const StateView& q, const StateView
   const auto mpi = mpi_;
   const auto interior = interior_;
   // Element layout: first the elements on MPI faces, whose traces the neighbours wait for.
-  if (kernel_layout_ == KernelLayout::elements)
+  if (kernel_layout_ != KernelLayout::nodes)
     with_closure([&](const auto& closure) { max_diffusivity_ = lift_viscous_volume(q, dq, closure, halo_elements_); });
   // Start the exchange of this rank's viscous flux traces (normal component).
   const auto send = viscous_halo_->send_buffer();
@@ -588,8 +651,9 @@ void DgOperator<N, Eq>::viscous_fluxes_local(const StateView& q, const StateView
                    send(f, (v - first_viscous) * L::face_nodes + m) = T(mpi(f, 0), mpi(f, 1), v, m);
                });
   viscous_halo_->start();
-  // Volume: dq += (2/h_d) D F_v,d (element layout: the other elements, lifting included).
-  if (kernel_layout_ == KernelLayout::elements) {
+  // Volume: dq += (2/h_d) D F_v,d (element and team layouts: the other elements, lifting
+  // included).
+  if (kernel_layout_ != KernelLayout::nodes) {
     with_closure([&](const auto& closure) {
       max_diffusivity_ = math::max(max_diffusivity_, lift_viscous_volume(q, dq, closure, inner_elements_));
     });

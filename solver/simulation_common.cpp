@@ -60,6 +60,9 @@ dg::OperatorOptions operator_options(const Config& config, Real gravity) {
   dg::OperatorOptions o;
   o.gravity = gravity;
   o.split_form = config.dg.volume_flux == "kennedy_gruber";
+  if (config.dg.kernel_layout == "elements") o.kernel_layout = dg::KernelLayout::elements;
+  if (config.dg.kernel_layout == "nodes") o.kernel_layout = dg::KernelLayout::nodes;
+  if (config.dg.kernel_layout == "teams") o.kernel_layout = dg::KernelLayout::teams;
   o.viscosity = p.viscosity;
   o.prandtl = p.prandtl;
   o.closure = p.closure == "smagorinsky" ? dg::Closure::smagorinsky

@@ -234,18 +234,22 @@ void check_layouts_agree(Real viscosity, Closure closure, bool no_slip) {
     options.walls.kind[5] = physics::no_slip_adiabatic;
   }
   const auto elements = rhs_with_layout(s, options, KernelLayout::elements);
-  const auto nodes = rhs_with_layout(s, options, KernelLayout::nodes);
   REQUIRE(max_abs(elements.first) > 0);
-  long differing = 0;
-  for (size_t i = 0; i < elements.first.size(); ++i)
-    if (std::memcmp(&elements.first.data()[i], &nodes.first.data()[i], sizeof(Real)) != 0) ++differing;
-  CHECK(differing == 0);
-  CHECK(elements.second == nodes.second);
+  for (const KernelLayout other : {KernelLayout::nodes, KernelLayout::teams}) {
+    INFO("against layout " << static_cast<int>(other));
+    const auto result = rhs_with_layout(s, options, other);
+    long differing = 0;
+    for (size_t i = 0; i < elements.first.size(); ++i)
+      if (std::memcmp(&elements.first.data()[i], &result.first.data()[i], sizeof(Real)) != 0) ++differing;
+    CHECK(differing == 0);
+    CHECK(elements.second == result.second);
+  }
 }
 
-TEST_CASE("the kernel layouts (elements, nodes) give the same bits", "[operator]") {
+TEST_CASE("the kernel layouts (elements, nodes, teams) give the same bits", "[operator]") {
   // Split form, inviscid and viscous: the line kernel of the volume term and the fused
-  // lifting with the viscous volume term against the per-node kernels devices use.
+  // lifting with the viscous volume term against the per-node kernels devices use, and
+  // against the team kernel of the lifting and viscous volume term.
   for (const Closure closure : {Closure::constant, Closure::smagorinsky, Closure::vreman}) {
     const Real nu = closure == Closure::constant ? 0.0 : 15.0;  // subgrid models alone, then with nu
     check_layouts_agree<1>(nu, closure, false);
