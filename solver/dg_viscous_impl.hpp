@@ -570,20 +570,17 @@ struct ViscousTeamKernel {
   using L = Layout<N>;
   using Scratch = Kokkos::View<Real**, ExecSpace::scratch_memory_space, Kokkos::MemoryUnmanaged>;
   static constexpr int nvar = Eq::nvar, nvflux = Eq::nvflux, first_viscous = Eq::first_viscous;
-  NodeViscousFlux<N, Eq, ClosureModel> nv;
-  DeviceView<Real****> T;  ///< F_v,d on the faces normal to d (element, face, v - 1, face node)
-  StateView dq;
-  DeviceView<int*> list;
-  Basis<N> b;
-  Real s0, s1;                    ///< 2 / h_d along x and y (curved: 1)
-  DeviceView<Real*> two_over_hz;  ///< 2 / h_z per element (curved: unused, 1)
+  ViscousElementKernel<N, Eq, ClosureModel> k;  ///< what the element layout's kernel reads and writes
 
   /// F_v of one element: (vflux_index<Eq>(d, v), node).
   static std::size_t scratch_bytes() { return Scratch::shmem_size(3 * nvflux, L::nodes); }
 
   KOKKOS_INLINE_FUNCTION void operator()(const TeamMember& team, Real& largest) const {
     constexpr int n1 = L::n1, per_face = nvflux * L::face_nodes;
-    const int e = list(team.league_rank());
+    const auto& nv = k.nv;
+    const auto& T = k.T;
+    const auto& dq = k.dq;
+    const int e = k.list(team.league_rank());
     const Scratch fv(team.team_scratch(0), 3 * nvflux, L::nodes);
     Real team_largest = 0;
     Kokkos::parallel_reduce(
@@ -603,11 +600,11 @@ struct ViscousTeamKernel {
       T(e, lf, c, m) = fv((lf / 2) * nvflux + c, L::volume_node_of(m, lf));
     });
     const auto local = [&](int, int c, int n) { return fv(c, n); };
-    const Real s2 = nv.curved ? Real(1) : two_over_hz(e);
+    const Real s2 = nv.curved ? Real(1) : k.two_over_hz(e);
     Kokkos::parallel_for(Kokkos::TeamThreadRange(team, L::nodes), [&](const int n) {
-      const int i = n % n1, j = (n / n1) % n1, k = n / (n1 * n1);
+      const int i = n % n1, j = (n / n1) % n1, l = n / (n1 * n1);
       for (int v = first_viscous; v < nvar; ++v) {
-        const Real sum = viscous_divergence<Eq>(b, local, e, v, i, j, k, s0, s1, s2);
+        const Real sum = viscous_divergence<Eq>(k.b, local, e, v, i, j, l, k.s0, k.s1, s2);
         dq(e, v, n) += nv.curved ? nv.inverse_jacobian(e, n) * sum : sum;
       }
     });
@@ -622,13 +619,12 @@ template <class ClosureModel>
 Real DgOperator<N, Eq>::lift_viscous_volume(const StateView& q, const StateView& dq, const ClosureModel& closure,
                                         const DeviceView<int*>& list) {
   const auto nv = node_viscous_flux(q, closure);
-  if (kernel_layout_ == KernelLayout::teams) {
-    using Kernel = ViscousTeamKernel<N, Eq, ClosureModel>;
-    const Kernel kernel{nv, vtrace_, dq, list, basis_, nv.s0, nv.s1, two_over_hz_};
-    return parallel_max_teams("dg::lift_viscous_volume_teams", static_cast<int>(list.extent(0)),
-                              Kernel::scratch_bytes(), kernel);
-  }
   const ViscousElementKernel<N, Eq, ClosureModel> kernel{nv, vtrace_, dq, list, basis_, nv.s0, nv.s1, two_over_hz_};
+  if (kernel_layout_ == KernelLayout::teams) {
+    using Team = ViscousTeamKernel<N, Eq, ClosureModel>;
+    return parallel_max_teams("dg::lift_viscous_volume_teams", static_cast<int>(list.extent(0)),
+                              Team::scratch_bytes(), Team{kernel});
+  }
   return parallel_max("dg::lift_viscous_volume", static_cast<int>(list.extent(0)), kernel);
 }
 
