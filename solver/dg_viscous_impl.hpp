@@ -608,6 +608,8 @@ struct ViscousTeamKernel {
         dq(e, v, n) += nv.curved ? nv.inverse_jacobian(e, n) * sum : sum;
       }
     });
+    // Every thread is done with the scratch before the team takes its next element.
+    team.team_barrier();
     if (team_largest > largest) largest = team_largest;
   }
 };
