@@ -575,42 +575,44 @@ struct ViscousTeamKernel {
   /// F_v of one element: (vflux_index<Eq>(d, v), node).
   static std::size_t scratch_bytes() { return Scratch::shmem_size(3 * nvflux, L::nodes); }
 
+  /// F_v of the element in scratch, as viscous_divergence reads it.
+  struct InScratch {
+    Scratch fv;
+    KOKKOS_INLINE_FUNCTION Real operator()(int, int c, int n) const { return fv(c, n); }
+  };
+
+  /// The team's threads take the nodes (and face values) in turn, thread r of a team of
+  /// s the items r, r + s, ... (no nested lambdas: nothing is captured by reference).
   KOKKOS_INLINE_FUNCTION void operator()(const TeamMember& team, Real& largest) const {
     constexpr int n1 = L::n1, per_face = nvflux * L::face_nodes;
-    const auto& nv = k.nv;
-    const auto& T = k.T;
-    const auto& dq = k.dq;
+    const int first = team.team_rank(), stride = team.team_size();
     const int e = k.list(team.league_rank());
-    const Scratch fv(team.team_scratch(0), 3 * nvflux, L::nodes);
-    Real team_largest = 0;
-    Kokkos::parallel_reduce(
-        Kokkos::TeamThreadRange(team, L::nodes),
-        [&](const int n, Real& m) {
-          Real f[3][nvflux];
-          const Real d = nv(e, n % n1, (n / n1) % n1, n / (n1 * n1), f);
-          if (d > m) m = d;
-          for (int x = 0; x < 3; ++x)
-            for (int c = 0; c < nvflux; ++c) fv(x * nvflux + c, n) = f[x][c];
-        },
-        Kokkos::Max<Real>(team_largest));
+    const InScratch local{Scratch(team.team_scratch(0), 3 * nvflux, L::nodes)};
+    Real mine = 0;  // this thread's largest diffusivity; the reduction joins the threads'
+    for (int n = first; n < L::nodes; n += stride) {
+      Real f[3][nvflux];
+      const Real d = k.nv(e, n % n1, (n / n1) % n1, n / (n1 * n1), f);
+      if (d > mine) mine = d;
+      for (int x = 0; x < 3; ++x)
+        for (int c = 0; c < nvflux; ++c) local.fv(x * nvflux + c, n) = f[x][c];
+    }
     team.team_barrier();
     // F_v,d on the two faces normal to d, face node fastest (contiguous in T).
-    Kokkos::parallel_for(Kokkos::TeamThreadRange(team, 6 * per_face), [&](const int x) {
+    for (int x = first; x < 6 * per_face; x += stride) {
       const int lf = x / per_face, c = (x / L::face_nodes) % nvflux, m = x % L::face_nodes;
-      T(e, lf, c, m) = fv((lf / 2) * nvflux + c, L::volume_node_of(m, lf));
-    });
-    const auto local = [&](int, int c, int n) { return fv(c, n); };
-    const Real s2 = nv.curved ? Real(1) : k.two_over_hz(e);
-    Kokkos::parallel_for(Kokkos::TeamThreadRange(team, L::nodes), [&](const int n) {
+      k.T(e, lf, c, m) = local.fv((lf / 2) * nvflux + c, L::volume_node_of(m, lf));
+    }
+    const Real s2 = k.nv.curved ? Real(1) : k.two_over_hz(e);
+    for (int n = first; n < L::nodes; n += stride) {
       const int i = n % n1, j = (n / n1) % n1, l = n / (n1 * n1);
       for (int v = first_viscous; v < nvar; ++v) {
         const Real sum = viscous_divergence<Eq>(k.b, local, e, v, i, j, l, k.s0, k.s1, s2);
-        dq(e, v, n) += nv.curved ? nv.inverse_jacobian(e, n) * sum : sum;
+        k.dq(e, v, n) += k.nv.curved ? k.nv.inverse_jacobian(e, n) * sum : sum;
       }
-    });
+    }
     // Every thread is done with the scratch before the team takes its next element.
     team.team_barrier();
-    if (team_largest > largest) largest = team_largest;
+    if (mine > largest) largest = mine;
   }
 };
 
