@@ -122,7 +122,7 @@ EnsembleSpec parse_ensemble(const std::string& text, const std::string& source,
   if (!ens)
     throw InputError(source + ": no [ensemble] table; an ensemble file names its base config "
                               "([ensemble] config = \"case.toml\") and its members (docs/ensembles.md)");
-  check_keys(*ens, source, "[ensemble]", {"config", "output_dir", "set", "members", "vary"});
+  check_keys(*ens, source, "[ensemble]", {"config", "output_dir", "set", "members", "vary", "batch"});
 
   EnsembleSpec spec;
   spec.source = source;
@@ -139,6 +139,11 @@ EnsembleSpec parse_ensemble(const std::string& text, const std::string& source,
     if (!o->is_string() || o->value<std::string>()->empty())
       throw InputError(at_line(source, *o) + ": 'ensemble.output_dir': expected a folder name as a string");
     spec.output_dir = o->value<std::string>().value();
+  }
+  if (const toml::node* b = ens->get("batch")) {
+    if (!b->is_boolean())
+      throw InputError(at_line(source, *b) + ": 'ensemble.batch': expected true or false");
+    spec.batch = b->value<bool>().value();
   }
   spec.common = override_list(*ens, "set", source, "");
   for (const auto& o : extra_common) spec.common.push_back(o);

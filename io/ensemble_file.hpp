@@ -19,6 +19,7 @@ struct EnsembleSpec {
   std::string base_config;  ///< path of the base case config (relative paths: from the ensemble file's folder)
   std::vector<std::string> common;  ///< overrides of every member ([ensemble] set, then --set)
   std::string output_dir;           ///< "" : output/<the ensemble file's stem>
+  bool batch = false;               ///< [ensemble] batch: run each group's members as one batch
   std::vector<EnsembleMember> members;
 };
 

@@ -94,6 +94,7 @@ void write_summary(const std::string& dir, const RunSummary& s) {
     Json overrides = Json::array();
     for (const auto& o : s.member_overrides) overrides.push(Json(o));
     member.set("overrides", overrides);
+    member.set("batch_members", s.batch_members > 0 ? Json(s.batch_members) : Json());
     j.set("ensemble_member", member);
   }
   if (!s.note.empty()) j.set("note", s.note);

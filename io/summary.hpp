@@ -53,6 +53,9 @@ struct RunSummary {
   int member_index = -1;
   std::string ensemble_file;
   std::vector<std::string> member_overrides;
+  /// Run in a batch of this many members (squall ensemble --batch; 0: not batched); the
+  /// wall time and timers are then the batch's.
+  int batch_members = 0;
 };
 
 /// Writes `dir`/summary.json (atomically); RunError naming the file on failure.

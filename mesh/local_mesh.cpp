@@ -49,6 +49,43 @@ LocalMesh::LocalMesh(const Brick& brick, const CartesianPartition& partition, in
   }
 }
 
+LocalMesh LocalMesh::batch(const LocalMesh& member, int copies) {
+  LocalMesh b = member;
+  if (copies <= 1) return b;
+  b.members_ = member.members_ * copies;
+  b.global_elements_.clear();
+  b.interior_.clear();
+  b.boundary_.clear();
+  b.mpi_.clear();
+  b.neighbors_.clear();
+  const int elements = member.element_count(), faces = member.brick_.face_count();
+  for (int m = 0; m < copies; ++m) {
+    const int e0 = m * elements, f0 = m * faces;
+    b.global_elements_.insert(b.global_elements_.end(), member.global_elements_.begin(),
+                              member.global_elements_.end());
+    for (InteriorFace f : member.interior_) {
+      f.id += f0, f.element_minus += e0, f.element_plus += e0;
+      b.interior_.push_back(f);
+    }
+    for (BoundaryFace f : member.boundary_) {
+      f.id += f0, f.element += e0;
+      b.boundary_.push_back(f);
+    }
+  }
+  // MPI faces by neighbour, then copy: each neighbour's block is the member's block of
+  // every copy in turn, which the neighbour's batch orders the same way.
+  for (const Neighbor& n : member.neighbors_) {
+    b.neighbors_.push_back({n.rank, static_cast<int>(b.mpi_.size()), n.face_count * copies});
+    for (int m = 0; m < copies; ++m)
+      for (int i = n.first_face; i < n.first_face + n.face_count; ++i) {
+        MpiFace f = member.mpi_[static_cast<size_t>(i)];
+        f.id += m * faces, f.element += m * elements;
+        b.mpi_.push_back(f);
+      }
+  }
+  return b;
+}
+
 int LocalMesh::local_element(int e) const {
   const auto c = brick_.element_coords(e);
   for (int d = 0; d < 3; ++d)

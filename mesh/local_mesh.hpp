@@ -49,6 +49,18 @@ class LocalMesh {
  public:
   LocalMesh(const Brick& brick, const CartesianPartition& partition, int rank);
 
+  /// A batch: `copies` disjoint copies of `member` (an ensemble's members, which share one
+  /// mesh) as one element list, member-major: local element l of copy m is m *
+  /// member.element_count() + l. No face joins two copies; copy m's faces are member's
+  /// with the ids moved by m times the brick's face count, so every list keeps the order
+  /// rules above (on both ranks of an MPI face) and each copy's faces are in the order of
+  /// the member's. global_element() gives the member's global id (the same for every
+  /// copy); element_begin/end are the member's.
+  static LocalMesh batch(const LocalMesh& member, int copies);
+  /// Copies in a batch (1 for a mesh of its own), and the elements of each.
+  int members() const { return members_; }
+  int member_element_count() const { return element_count() / members_; }
+
   const Brick& brick() const { return brick_; }
   int rank() const { return rank_; }
 
@@ -60,7 +72,8 @@ class LocalMesh {
   /// Global id of local element l.
   int global_element(int l) const { return global_elements_[l]; }
   const std::vector<int>& global_elements() const { return global_elements_; }
-  /// Local index of global element e, or -1 when another rank owns it.
+  /// Local index of global element e (in the first copy of a batch), or -1 when another
+  /// rank owns it.
   int local_element(int e) const;
 
   const std::vector<InteriorFace>& interior_faces() const { return interior_; }
@@ -72,6 +85,7 @@ class LocalMesh {
   Brick brick_;
   CartesianPartition partition_;
   int rank_;
+  int members_ = 1;
   std::array<int, 3> begin_{}, end_{};  ///< owned element index range per direction
   std::vector<int> global_elements_;
   std::vector<InteriorFace> interior_;

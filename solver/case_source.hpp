@@ -34,18 +34,39 @@ struct SourceArgs {
   DeviceView<Real**> element_rates;  ///< work array (element, conserved quantity)
   MPI_Comm comm;
   double* rates;  ///< per conserved quantity: add the rate [unit / s] the source adds to its integral
+  int members = 1;  ///< a batch of this many members, member-major: rates[m * nc + c] is member m's
+
+  /// Member m's part of a batch's arguments: its elements, and its rates.
+  SourceArgs member(int m) const {
+    const int n = static_cast<int>(q.extent(0)) / members;
+    const auto range = std::make_pair(m * n, (m + 1) * n);
+    const auto all = Kokkos::ALL;
+    SourceArgs a = *this;
+    a.q = Kokkos::subview(q, range, all, all);
+    a.dq = Kokkos::subview(dq, range, all, all);
+    a.aux = Kokkos::subview(aux, range, all, all);
+    a.x = Kokkos::subview(x, range, all, all);
+    if (weights.extent(0) > 0) a.weights = Kokkos::subview(weights, range, all);
+    if (element_rates.extent(0) > 0) a.element_rates = Kokkos::subview(element_rates, range, all);
+    a.rates = rates + static_cast<size_t>(m) * conserved.extent(0);
+    a.members = 1;
+    return a;
+  }
 };
 
-/// rates[c] += the exact sum over the elements of every rank of element_rates(e, c), in
-/// element order (the same bits on any rank count).
-inline void add_element_rates(const DeviceView<Real**>& element_rates, MPI_Comm comm, double* rates) {
+/// rates[m * nc + c] += the exact sum over member m's elements (the m-th of `members`
+/// equal blocks) of every rank of element_rates(e, c), in element order (the same bits on
+/// any rank count, and in a batch the member's own).
+inline void add_element_rates(const DeviceView<Real**>& element_rates, MPI_Comm comm, double* rates,
+                              int members = 1) {
   const int elements = static_cast<int>(element_rates.extent(0)), nc = static_cast<int>(element_rates.extent(1));
+  const int per_member = elements / members;
   const auto host = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), element_rates);
-  std::vector<ExactSum> sums(nc);
+  std::vector<ExactSum> sums(static_cast<size_t>(members) * nc);
   for (int e = 0; e < elements; ++e)
-    for (int c = 0; c < nc; ++c) sums[c].add(host(e, c));
+    for (int c = 0; c < nc; ++c) sums[static_cast<size_t>(e / per_member) * nc + c].add(host(e, c));
   allreduce(comm, sums);
-  for (int c = 0; c < nc; ++c) rates[c] += sums[c].value();
+  for (size_t i = 0; i < sums.size(); ++i) rates[i] += sums[i].value();
 }
 
 template <class F>
@@ -74,7 +95,7 @@ void add_case_source(const std::string& label, const SourceArgs& a, const F& f) 
     }
     for (int c = 0; c < nc; ++c) rates(e, c) = sum[c];
   });
-  add_element_rates(rates, a.comm, a.rates);
+  add_element_rates(rates, a.comm, a.rates, a.members);
 }
 
 }  // namespace squall

@@ -153,8 +153,11 @@ class DgOperator {
   /// Rates at which the conserved quantities (Eq::conserved: mass, energy, tracers)
   /// changed in the last call through what crossed the walls and what sources added
   /// [kg/s, J/s], summed over ranks exactly. The time integrator integrates them with the
-  /// state's weights, for the budgets.
-  const double* ledger_rates_of_last_call() const { return ledger_rates_; }
+  /// state's weights, for the budgets. In a batch (mesh.members() > 1) each member's
+  /// rates are its own: member m's start at m * Eq::nconserved.
+  const double* ledger_rates_of_last_call() const { return ledger_rates_.data(); }
+  /// Members of the batch the mesh holds (1 for a run of its own).
+  int members() const { return members_; }
 
   /// Largest total diffusivity max(nu + nu_t, kappa + kappa_t, D + D_t) [m^2 s^-1] over this
   /// rank's nodes in the last call (subgrid models included), for the explicit
@@ -260,7 +263,9 @@ class DgOperator {
   physics::Sponge sponge_layer_;
   physics::Walls walls_;
   bool walls_anywhere_ = false;  ///< some direction is not periodic
-  double ledger_rates_[Eq::nconserved] = {};
+  int members_ = 1;
+  std::vector<double> ledger_rates_;  ///< members_ x Eq::nconserved
+  std::vector<int> boundary_member_;  ///< the batch member of each boundary face
   std::function<void(const SourceArgs&)> case_sources_;
   physics::LargeScaleForcing forcing_;
   Real forcing_bottom_;

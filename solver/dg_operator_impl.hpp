@@ -165,6 +165,8 @@ DgOperator<N, Eq>::DgOperator(const mesh::LocalMesh& mesh, const Basis<N>& basis
                           const Geometry& geometry, AuxView aux, const OperatorOptions& options,
                           MPI_Comm comm, Timers& timers)
     : elements_(mesh.element_count()),
+      members_(mesh.members()),
+      ledger_rates_(static_cast<size_t>(mesh.members()) * Eq::nconserved, 0.0),
       eq_(Eq::make(options.gas, options.water)),
       basis_(basis),
       gravity_(options.gravity),
@@ -258,6 +260,7 @@ DgOperator<N, Eq>::DgOperator(const mesh::LocalMesh& mesh, const Basis<N>& basis
         if (face.local_face == wall) bh(f, 0) = face.element, bh(f, 1) = face.local_face, ++f;
     }
     wall_begin_[6] = f;
+    for (int g = 0; g < f; ++g) boundary_member_.push_back(bh(g, 0) / mesh.member_element_count());
   }
   for (int f = 0; f < nm; ++f) {
     const auto& face = mesh.mpi_faces()[f];
@@ -293,6 +296,9 @@ DgOperator<N, Eq>::DgOperator(const mesh::LocalMesh& mesh, const Basis<N>& basis
       }
     Kokkos::deep_copy(forcing_factors_, fh);
   }
+  if (radiation_ && members_ > 1)
+    throw InputError("radiation (radiation.scheme) is not batched: its column integrals span one member's mesh; "
+                     "run the members without --batch");
   if (radiation_) {
     radiation_scheme_.cp = eq_.gas.cp_d;  // the dry air's c_p of the equation set
     columns_ = std::make_unique<ColumnOperations<N>>(mesh, geometry.hz, comm);
@@ -626,11 +632,12 @@ void DgOperator<N, Eq>::boundary_rates() {
     }
   });
   Kokkos::deep_copy(wall_rates_host_, rates);  // a no-op on host backends (the same memory)
-  std::vector<ExactSum> sums(Eq::nconserved);
+  constexpr int nc = Eq::nconserved;
+  std::vector<ExactSum> sums(static_cast<size_t>(members_) * nc);  // each member's own
   for (int f = 0; f < nb; ++f)
-    for (int c = 0; c < Eq::nconserved; ++c) sums[c].add(wall_rates_host_(f, c));
+    for (int c = 0; c < nc; ++c) sums[static_cast<size_t>(boundary_member_[f]) * nc + c].add(wall_rates_host_(f, c));
   allreduce(comm_, sums);
-  for (int c = 0; c < Eq::nconserved; ++c) ledger_rates_[c] += sums[c].value();
+  for (size_t i = 0; i < sums.size(); ++i) ledger_rates_[i] += sums[i].value();
 }
 
 template <int N, class Eq>
@@ -714,7 +721,7 @@ void DgOperator<N, Eq>::sources(Real t, const StateView& q, const StateView& dq)
   else if (forcing)
     forcing_sources(t, q, dq, physics::NoSource{});
   if (radiation_) radiation_sources(q, dq);
-  if (case_sources_) case_sources_({t, q, dq, aux_, x_, node_weights_, conserved_, element_rates_, comm_, ledger_rates_});
+  if (case_sources_) case_sources_({t, q, dq, aux_, x_, node_weights_, conserved_, element_rates_, comm_, ledger_rates_.data(), members_});
 }
 
 /// The radiation's energy source -dF/dz (physics/radiation.hpp): rho q_l at every node
@@ -768,7 +775,7 @@ void DgOperator<N, Eq>::radiation_sources(const StateView& q, const StateView& d
       }
       for (int c = 0; c < Eq::nconserved; ++c) rates(e, c) = c == energy ? sum : Real(0);
     });
-    add_element_rates(rates, comm_, ledger_rates_);
+    add_element_rates(rates, comm_, ledger_rates_.data(), members_);
   } else {
     (void)q, (void)dq;
   }
@@ -849,7 +856,7 @@ void DgOperator<N, Eq>::forcing_sources(Real t, const StateView& q, const StateV
     }
     for (int k = 0; k < Eq::nconserved; ++k) rates(e, k) = sum[k];
   });
-  add_element_rates(rates, comm_, ledger_rates_);
+  add_element_rates(rates, comm_, ledger_rates_.data(), members_);
 }
 
 template <int N, class Eq>

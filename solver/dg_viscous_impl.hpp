@@ -399,15 +399,14 @@ template <int N, class Eq>
 void DgOperator<N, Eq>::evaluate_for_diagnostics(Real t, const FlatView& q_flat, const FlatView& scratch) {
   const Real kept_diffusivity = max_diffusivity_;
   const bool kept_evaluated = evaluated_;
-  double kept_rates[Eq::nconserved];
-  for (int c = 0; c < Eq::nconserved; ++c) kept_rates[c] = ledger_rates_[c];
+  const std::vector<double> kept_rates = ledger_rates_;
   const bool was_paused = timers_.pause(true);  // not a step: out of the phase times
   (*this)(t, q_flat, scratch);
   Kokkos::fence();
   timers_.pause(was_paused);
   max_diffusivity_ = kept_diffusivity;
   evaluated_ = kept_evaluated;
-  for (int c = 0; c < Eq::nconserved; ++c) ledger_rates_[c] = kept_rates[c];
+  ledger_rates_ = kept_rates;
 }
 
 /// The kernel of subgrid_fluxes (a member function: CUDA allows no device lambda in a

@@ -109,25 +109,34 @@ std::string check_memory(const Config& config, int variables, int ranks, int nod
   return "";
 }
 
-io::RunSummary run_simulation(const Config& config, const CaseInfo& case_info, const std::string& output_dir,
-                              MPI_Comm comm, const std::string& restart, const io::RunSummary* member) {
+namespace {
+
+/// The runs of `runs` (one, or a batch of several with `batched`) on `comm`: output
+/// directories and locks, the mesh, the time loop, and each run's summary.json.
+std::vector<BatchResult> run_members(const std::vector<BatchRun>& runs, const CaseInfo& case_info, MPI_Comm comm,
+                                     bool batched) {
   const int ranks = comm_size(comm);
+  const int count = static_cast<int>(runs.size());
+  const Config& config = *runs[0].config;
   Timers timers;
-  make_output_dir(output_dir, comm);
   // One run per output directory: rank 0 holds the lock until the run ends, on any exit.
-  io::OutputLock lock;
-  std::string lock_warning;
-  rethrow(collective(comm, [&] {
-    if (comm_rank(comm) == 0) lock = io::OutputLock(output_dir, lock_warning);
-  }));
-  if (!lock_warning.empty()) log::warn(lock_warning);
+  std::vector<io::OutputLock> locks(runs.size());
+  for (int m = 0; m < count; ++m) {
+    make_output_dir(runs[m].output_dir, comm);
+    std::string lock_warning;
+    rethrow(collective(comm, [&] {
+      if (comm_rank(comm) == 0) locks[m] = io::OutputLock(runs[m].output_dir, lock_warning);
+    }));
+    if (!lock_warning.empty()) log::warn(lock_warning);
+  }
 
   const mesh::Brick brick(config.mesh);
   const auto partition = mesh::CartesianPartition::choose(config.mesh.elements, ranks);
-  std::unique_ptr<mesh::LocalMesh> local;
+  std::unique_ptr<mesh::LocalMesh> local, batch;
   {
     ScopedTimer t(timers, "setup_mesh");
     local = std::make_unique<mesh::LocalMesh>(brick, partition, comm_rank(comm));
+    if (batched) batch = std::make_unique<mesh::LocalMesh>(mesh::LocalMesh::batch(*local, count));
   }
   const int n = config.dg.order;
   const long long dof = brick.element_count() * static_cast<long long>((n + 1) * (n + 1) * (n + 1));
@@ -135,7 +144,8 @@ io::RunSummary run_simulation(const Config& config, const CaseInfo& case_info, c
   const auto& p = partition.ranks();
   log::info("squall " + std::string(version) + ": case " + case_info.name + ", " +
             std::to_string(e[0]) + " x " + std::to_string(e[1]) + " x " + std::to_string(e[2]) +
-            " elements, N = " + std::to_string(n) + ", " + std::to_string(dof) + " DOF on " +
+            " elements, N = " + std::to_string(n) + ", " + std::to_string(dof) + " DOF" +
+            (batched ? " per member, a batch of " + std::to_string(count) + " members," : std::string()) + " on " +
             std::to_string(ranks) + " rank(s) as " + std::to_string(p[0]) + " x " +
             std::to_string(p[1]) + " x " + std::to_string(p[2]) + ", backend " +
             ExecSpace::name() + ", host code " + host_arch);
@@ -146,31 +156,37 @@ io::RunSummary run_simulation(const Config& config, const CaseInfo& case_info, c
   long long global_faces[3] = {0, 0, 0};
   MPI_Allreduce(local_faces, global_faces, 3, MPI_LONG_LONG, MPI_SUM, comm);
 
-  io::RunSummary s;
-  s.case_name = case_info.name;
-  s.config_file = config.source;
-  s.version = version;
-  s.backend = ExecSpace::name();
-  s.ranks = ranks;
-  s.rank_grid = p;
-  s.polynomial_order = n;
-  s.elements = e;
-  s.dof = dof;
-  s.rk_stages = TimeIntegrator::stages_of(config.time.integrator);
-  s.face_counts = {global_faces[0], global_faces[1], global_faces[2] / 2};
-  if (member) {
-    s.member_index = member->member_index;
-    s.ensemble_file = member->ensemble_file;
-    s.member_overrides = member->member_overrides;
+  std::vector<BatchResult> results(runs.size());
+  std::vector<BatchMember> members;
+  for (int m = 0; m < count; ++m) {
+    const BatchRun& run = runs[m];
+    io::RunSummary& s = results[m].summary;
+    s.case_name = case_info.name;
+    s.config_file = run.config->source;
+    s.version = version;
+    s.backend = ExecSpace::name();
+    s.ranks = ranks;
+    s.rank_grid = p;
+    s.polynomial_order = n;
+    s.elements = e;
+    s.dof = dof;
+    s.rk_stages = TimeIntegrator::stages_of(config.time.integrator);
+    s.face_counts = {global_faces[0], global_faces[1], global_faces[2] / 2};
+    s.member_index = run.tag.member_index;
+    s.ensemble_file = run.tag.ensemble_file;
+    s.member_overrides = run.tag.member_overrides;
+    s.batch_members = batched ? count : 0;
+    std::string restart_path = run.restart;
+    if (run.restart == "latest") {
+      restart_path = io::latest_checkpoint(run.output_dir);
+      if (restart_path.empty())
+        throw InputError("--restart latest: no complete checkpoint_*.h5 in '" + run.output_dir + "'");
+    }
+    members.push_back({run.config, run.output_dir, &s, restart_path, {}});
   }
-
-  std::string restart_path = restart;
-  if (restart == "latest") {
-    restart_path = io::latest_checkpoint(output_dir);
-    if (restart_path.empty())
-      throw InputError("--restart latest: no complete checkpoint_*.h5 in '" + output_dir + "'");
-  }
-  const RunContext ctx{config, case_info, output_dir, comm, *local, timers, s, restart_path};
+  RunContext ctx{config, case_info, runs[0].output_dir, comm, *local, timers, results[0].summary,
+                 members[0].restart_path};
+  if (batched) ctx.batch = &members, ctx.batch_mesh = batch.get();
   switch (n) {
     case 1: run_dg<1>(ctx); break;
     case 2: run_dg<2>(ctx); break;
@@ -182,29 +198,50 @@ io::RunSummary run_simulation(const Config& config, const CaseInfo& case_info, c
     case 8: run_dg<8>(ctx); break;
     default: throw InputError("dg.order must be in 1..8");
   }
-  s.timers = timers.summarize(comm);
+  const auto timer_summary = timers.summarize(comm);
+  long long peak[2] = {0, 0};
   {
     // Peak resident set of each rank (Linux reports kilobytes), summed and the largest.
     rusage usage{};
     getrusage(RUSAGE_SELF, &usage);
     const long long mine = static_cast<long long>(usage.ru_maxrss) * 1024;
-    MPI_Allreduce(&mine, &s.peak_rss_bytes, 1, MPI_LONG_LONG, MPI_SUM, comm);
-    MPI_Allreduce(&mine, &s.peak_rss_bytes_max_rank, 1, MPI_LONG_LONG, MPI_MAX, comm);
+    MPI_Allreduce(&mine, &peak[0], 1, MPI_LONG_LONG, MPI_SUM, comm);
+    MPI_Allreduce(&mine, &peak[1], 1, MPI_LONG_LONG, MPI_MAX, comm);
   }
-  if (s.timed_steps > 0)
-  {
-    char line[256];
-    std::snprintf(line, sizeof line, "done: %ld steps to t = %.6g s in %.3f s (time loop), PID %.3e s", s.steps,
-                  s.final_time, s.wall_seconds, s.wall_seconds * ranks / (double(dof) * s.rk_stages * s.timed_steps));
-    log::info(line);
+  for (int m = 0; m < count; ++m) {
+    io::RunSummary& s = results[m].summary;
+    results[m].failure = members[m].failure;
+    s.timers = timer_summary;
+    s.peak_rss_bytes = peak[0];
+    s.peak_rss_bytes_max_rank = peak[1];
+    if (!results[m].failure.empty()) continue;  // its checkpoint and diagnostics tell what happened
+    if (s.timed_steps > 0) {
+      char line[256];
+      std::snprintf(line, sizeof line, "done: %ld steps to t = %.6g s in %.3f s (time loop), PID %.3e s", s.steps,
+                    s.final_time, s.wall_seconds,
+                    s.wall_seconds * ranks / (double(dof) * count * s.rk_stages * s.timed_steps));
+      if (!batched || m == 0) log::info(line);
+    }
+    const CollectiveOutcome written = collective(comm, [&] {
+      if (comm_rank(comm) == 0) io::write_summary(runs[m].output_dir, s);
+    });
+    if (!written.ok()) throw RunError(written.message);
+    log::info("wrote " + runs[m].output_dir + "/summary.json");
   }
+  return results;
+}
 
-  const CollectiveOutcome written = collective(comm, [&] {
-    if (comm_rank(comm) == 0) io::write_summary(output_dir, s);
-  });
-  if (!written.ok()) throw RunError(written.message);
-  log::info("wrote " + output_dir + "/summary.json");
-  return s;
+}  // namespace
+
+io::RunSummary run_simulation(const Config& config, const CaseInfo& case_info, const std::string& output_dir,
+                              MPI_Comm comm, const std::string& restart, const io::RunSummary* member) {
+  BatchRun run{&config, output_dir, restart, {}};
+  if (member) run.tag = *member;
+  return run_members({run}, case_info, comm, false)[0].summary;
+}
+
+std::vector<BatchResult> run_batch(const std::vector<BatchRun>& runs, const CaseInfo& case_info, MPI_Comm comm) {
+  return run_members(runs, case_info, comm, true);
 }
 
 }  // namespace squall

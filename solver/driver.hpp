@@ -6,6 +6,7 @@
 
 #include <cstdint>
 #include <string>
+#include <vector>
 
 #include "core/config.hpp"
 #include "io/summary.hpp"
@@ -35,5 +36,31 @@ std::string check_memory(const Config& config, int variables, int ranks, int nod
 /// ensemble) gives the summary's ensemble_member keys.
 io::RunSummary run_simulation(const Config& config, const CaseInfo& case_info, const std::string& output_dir,
                               MPI_Comm comm, const std::string& restart = "", const io::RunSummary* member = nullptr);
+
+/// A member of a batch: its config, output directory, checkpoint to continue from ("",
+/// a path or "latest") and its ensemble keys (member_index, ensemble_file,
+/// member_overrides).
+struct BatchRun {
+  const Config* config;
+  std::string output_dir;
+  std::string restart;
+  io::RunSummary tag;
+};
+
+/// What run_batch gives of each member: its summary (in its summary.json) or, when it
+/// failed while the others went on, the message (its last good state is in its newest
+/// checkpoint).
+struct BatchResult {
+  io::RunSummary summary;
+  std::string failure;
+};
+
+/// Runs the members of `runs` as one batch: one element list on each rank holding every
+/// member's elements, so that each kernel launch covers them all, and each member's
+/// outputs, ledger, checkpoints and summary its own, with the state_checksum it has when
+/// run alone. The members must agree on everything but their initial conditions (squall
+/// ensemble --batch checks it: docs/ensembles.md), with a fixed time.dt. Errors that are
+/// not one member's own are thrown for all.
+std::vector<BatchResult> run_batch(const std::vector<BatchRun>& runs, const CaseInfo& case_info, MPI_Comm comm);
 
 }  // namespace squall

@@ -2,9 +2,11 @@
 
 #include <mpi.h>
 
+#include <algorithm>
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
+#include <map>
 #include <sstream>
 
 #include "core/error.hpp"
@@ -113,7 +115,9 @@ void write_ensemble_summary(const EnsemblePlan& plan, int groups, double wall) {
   j.set("case", plan.case_info->name);
   j.set("common_overrides", string_array(plan.spec.common));
   j.set("execution", std::to_string(groups) + " group(s) of " + std::to_string(plan.ranks_per_member) +
-                         " rank(s), side by side; each group runs its members (index modulo groups) one after another");
+                         " rank(s), side by side; each group runs its members (index modulo groups) " +
+                         (plan.batch ? "as one batch" : "one after another"));
+  j.set("batch", plan.batch);
   j.set("groups", groups);
   j.set("ranks_per_member", plan.ranks_per_member);
   j.set("members", static_cast<long long>(records.size()));
@@ -155,6 +159,54 @@ int ranks_per_member(int ranks, int members, int requested) {
   return ranks / groups;
 }
 
+bool batch_may_differ(const std::string& key) {
+  // The initial perturbations of the cases (cases/registry.cpp): nothing the operator sees.
+  return key == "case.seed" || key == "case.amplitude" || key == "case.theta_perturbation" ||
+         key == "case.qt_perturbation";
+}
+
+void check_batch(const EnsemblePlan& plan) {
+  const std::string where = plan.spec.source + ": ";
+  const Config& first = plan.configs.front();
+  if (!(first.time.dt > 0))
+    throw InputError(where + "'time.dt' = 0 (the step from time.cfl): a batch (ensemble.batch, --batch) needs a fixed "
+                             "time.dt, so that every member takes the steps it takes alone; set time.dt, or run the "
+                             "members without batch");
+  if (first.radiation.scheme != "none")
+    throw InputError(where + "'radiation.scheme' = \"" + first.radiation.scheme +
+                     "\": a batch (ensemble.batch, --batch) does not take radiation yet (its column integrals span "
+                     "one member's mesh); run the members without batch");
+  // Every key a member sets, with each member's value ("" where it keeps the common one).
+  const auto values = [](const io::EnsembleMember& member) {
+    std::map<std::string, std::string> v;
+    for (const std::string& o : member.overrides) {
+      const size_t eq = o.find('=');
+      v[o.substr(0, eq)] = eq == std::string::npos ? "" : o.substr(eq + 1);
+    }
+    return v;
+  };
+  std::map<std::string, bool> keys;
+  for (const io::EnsembleMember& member : plan.spec.members)
+    for (const auto& [key, value] : values(member)) keys[key] = true;
+  const io::EnsembleMember& zero = plan.spec.members.front();
+  const auto zero_values = values(zero);
+  for (const io::EnsembleMember& member : plan.spec.members) {
+    const auto own = values(member);
+    for (const auto& [key, unused] : keys) {
+      if (batch_may_differ(key)) continue;
+      const auto a = own.find(key), b = zero_values.find(key);
+      const std::string mine = a == own.end() ? "(the common value)" : a->second;
+      const std::string theirs = b == zero_values.end() ? "(the common value)" : b->second;
+      if (mine != theirs)
+        throw InputError(where + "member " + std::to_string(member.index) + ": '" + key + "' = " + mine +
+                         " differs from member " + std::to_string(zero.index) + "'s " + theirs +
+                         ": the members of a batch (ensemble.batch, --batch) may differ only in their initial "
+                         "perturbations (case.seed, case.amplitude, case.theta_perturbation, case.qt_perturbation) "
+                         "for now; run them without batch");
+    }
+  }
+}
+
 int run_ensemble(const EnsemblePlan& plan, MPI_Comm comm, bool restart_latest) {
   const int ranks = comm_size(comm), rank = comm_rank(comm);
   const bool root = rank == 0;
@@ -193,11 +245,73 @@ int run_ensemble(const EnsemblePlan& plan, MPI_Comm comm, bool restart_latest) {
   if (groups > 1) log::set_rank(comm_rank(group_comm));
   bool stopped = false;
   int worst = exit_ok;
-  for (int m = group; m < count; m += groups) {
+  bool write_failed = false;
+  // A member's record (member.json), then (group 0) the ensemble's so far: nothing is
+  // lost when a later member fails.
+  const auto finish = [&](const io::EnsembleMember& member, const MemberRecord& before, const std::string& message,
+                          int exit_status, const io::RunSummary& s) {
+    const std::string dir = io::member_dir(plan.output_dir, member.index);
+    const bool ok = exit_status == exit_ok;
+    MemberRecord record;
+    record.exit_status = exit_status;
+    record.status = !ok ? "failed" : s.stop_signal != 0 ? "stopped" : "done";
+    if (ok) {
+      record.final_time = s.final_time;
+      // A batch member's share of the batch's time loop: its time over the members.
+      const double share = s.wall_seconds / std::max(1, s.batch_members);
+      record.wall_seconds = before.wall_seconds + share;
+      record.core_seconds = before.core_seconds + share * per_member;
+    } else {
+      log::error("ensemble: member " + std::to_string(member.index) + " (" + joined(member.overrides) +
+                 ") failed: " + message + "; the other members go on");
+      worst = std::max(worst, exit_status);
+    }
+    stopped = stopped || s.stop_signal != 0;
+    io::Json e = io::Json::object();
+    e.set("index", member.index);
+    e.set("dir", dir);
+    e.set("overrides", string_array(member.overrides));
+    e.set("group", group);
+    e.set("batch_members", s.batch_members > 0 ? io::Json(s.batch_members) : io::Json());
+    e.set("status", record.status);
+    e.set("exit_status", record.exit_status);
+    e.set("message", message);
+    e.set("ranks", per_member);
+    e.set("steps", ok ? io::Json(s.steps) : io::Json());
+    e.set("final_time", ok ? io::Json(s.final_time) : io::Json());
+    e.set("state_checksum", ok ? io::Json(s.state_checksum) : io::Json());
+    e.set("wall_seconds", record.wall_seconds);
+    e.set("core_seconds", record.core_seconds);
+    // A batch member's PID: the batch's wall time over the work of all its members.
+    const double work = double(s.dof) * s.rk_stages * double(s.timed_steps) * std::max(1, s.batch_members);
+    e.set("pid_seconds", ok && work > 0 ? io::Json(s.wall_seconds * per_member / work) : io::Json());
+    e.set("restarted_from", s.restarted_from.empty() ? io::Json() : io::Json(s.restarted_from));
+    const CollectiveOutcome written = collective(group_comm, [&] {
+      if (!group_root) return;
+      std::error_code ec;
+      std::filesystem::create_directories(dir, ec);
+      io::write_file_atomically(dir + "/member.json", e.dump());
+      if (root) write_ensemble_summary(plan, groups, MPI_Wtime() - start);
+    });
+    if (!written.ok()) {
+      log::error(written.message);
+      worst = std::max(worst, int(exit_run_error));
+      write_failed = true;
+    }
+  };
+  // A batch's members, with what an earlier invocation left of each, by the checkpoint
+  // they continue from ("" for a new start): members continue together from the same step.
+  struct Pending {
+    int m;
+    MemberRecord before;
+    std::string restart;
+  };
+  std::vector<std::pair<std::string, std::vector<Pending>>> batches;
+  for (int m = group; m < count && !write_failed; m += groups) {
     const io::EnsembleMember& member = plan.spec.members[static_cast<size_t>(m)];
     const std::string dir = io::member_dir(plan.output_dir, member.index);
     const std::string what = "member " + std::to_string(member.index) + " (" + joined(member.overrides) + ")";
-    if (groups > 1) log::set_tag("[member " + std::to_string(member.index) + "] ");
+    if (groups > 1 && !plan.batch) log::set_tag("[member " + std::to_string(member.index) + "] ");
     // What an earlier invocation left: kept when the member ended, continued when stopped.
     const std::string previous = restart_latest ? shared_text(group_comm, dir + "/member.json") : std::string();
     MemberRecord before;
@@ -211,8 +325,16 @@ int run_ensemble(const EnsemblePlan& plan, MPI_Comm comm, bool restart_latest) {
       stopped = true;
       continue;
     }
-    const std::string restart = restart_latest && !io::latest_checkpoint(dir).empty() ? "latest" : "";
+    const std::string newest = restart_latest ? io::latest_checkpoint(dir) : std::string();
+    const std::string restart = newest.empty() ? "" : "latest";
     log::info("ensemble: " + what + " -> " + dir + (restart.empty() ? "" : " (continued from its newest checkpoint)"));
+    if (plan.batch) {
+      const std::string from = std::filesystem::path(newest).filename().string();
+      auto at = std::find_if(batches.begin(), batches.end(), [&](const auto& b) { return b.first == from; });
+      if (at == batches.end()) at = batches.insert(batches.end(), {from, {}});
+      at->second.push_back({m, before, restart});
+      continue;
+    }
     io::RunSummary tag;
     tag.member_index = member.index;
     tag.ensemble_file = plan.spec.source;
@@ -221,48 +343,37 @@ int run_ensemble(const EnsemblePlan& plan, MPI_Comm comm, bool restart_latest) {
     const CollectiveOutcome outcome = collective(group_comm, [&] {
       s = run_simulation(plan.configs[static_cast<size_t>(m)], *plan.case_info, dir, group_comm, restart, &tag);
     });
-    MemberRecord record;
-    record.exit_status = outcome.status;
-    record.status = !outcome.ok() ? "failed" : s.stop_signal != 0 ? "stopped" : "done";
-    if (outcome.ok()) {
-      record.final_time = s.final_time;
-      record.wall_seconds = before.wall_seconds + s.wall_seconds;
-      record.core_seconds = before.core_seconds + s.wall_seconds * per_member;
-    } else {
-      log::error("ensemble: " + what + " failed: " + outcome.message + "; the other members go on");
-      worst = std::max(worst, outcome.status);
-    }
-    stopped = stopped || s.stop_signal != 0;
-    io::Json e = io::Json::object();
-    e.set("index", member.index);
-    e.set("dir", dir);
-    e.set("overrides", string_array(member.overrides));
-    e.set("group", group);
-    e.set("status", record.status);
-    e.set("exit_status", record.exit_status);
-    e.set("message", outcome.message);
-    e.set("ranks", per_member);
-    e.set("steps", outcome.ok() ? io::Json(s.steps) : io::Json());
-    e.set("final_time", outcome.ok() ? io::Json(s.final_time) : io::Json());
-    e.set("state_checksum", outcome.ok() ? io::Json(s.state_checksum) : io::Json());
-    e.set("wall_seconds", record.wall_seconds);
-    e.set("core_seconds", record.core_seconds);
-    const double work = double(s.dof) * s.rk_stages * double(s.timed_steps);
-    e.set("pid_seconds", outcome.ok() && work > 0 ? io::Json(s.wall_seconds * per_member / work) : io::Json());
-    e.set("restarted_from", s.restarted_from.empty() ? io::Json() : io::Json(s.restarted_from));
-    // The member's record, then (group 0) the ensemble's so far: nothing is lost when a
-    // later member fails.
-    const CollectiveOutcome written = collective(group_comm, [&] {
-      if (!group_root) return;
-      std::error_code ec;
-      std::filesystem::create_directories(dir, ec);
-      io::write_file_atomically(dir + "/member.json", e.dump());
-      if (root) write_ensemble_summary(plan, groups, MPI_Wtime() - start);
-    });
-    if (!written.ok()) {
-      log::error(written.message);
-      worst = std::max(worst, int(exit_run_error));
+    finish(member, before, outcome.message, outcome.status, s);
+  }
+  for (const auto& [from, pending] : batches) {
+    if (write_failed || stopped || agreed_stop_signal(group_comm) != 0) {
+      stopped = !write_failed;
       break;
+    }
+    std::vector<BatchRun> runs;
+    std::string indices;
+    for (const Pending& p : pending) {
+      const io::EnsembleMember& member = plan.spec.members[static_cast<size_t>(p.m)];
+      BatchRun run{&plan.configs[static_cast<size_t>(p.m)], io::member_dir(plan.output_dir, member.index), p.restart,
+                   {}};
+      run.tag.member_index = member.index;
+      run.tag.ensemble_file = plan.spec.source;
+      run.tag.member_overrides = member.overrides;
+      runs.push_back(run);
+      indices += (indices.empty() ? "" : ", ") + std::to_string(member.index);
+    }
+    log::info("ensemble: members " + indices + " as one batch" + (from.empty() ? "" : " from their " + from));
+    std::vector<BatchResult> results;
+    const CollectiveOutcome outcome =
+        collective(group_comm, [&] { results = run_batch(runs, *plan.case_info, group_comm); });
+    for (size_t i = 0; i < pending.size(); ++i) {
+      const io::EnsembleMember& member = plan.spec.members[static_cast<size_t>(pending[i].m)];
+      if (!outcome.ok())  // an error of the batch as a whole
+        finish(member, pending[i].before, outcome.message, outcome.status, io::RunSummary{});
+      else if (!results[i].failure.empty())
+        finish(member, pending[i].before, results[i].failure, exit_run_error, results[i].summary);
+      else
+        finish(member, pending[i].before, "", exit_ok, results[i].summary);
     }
   }
   log::set_tag("");

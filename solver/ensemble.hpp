@@ -25,7 +25,17 @@ struct EnsemblePlan {
   const CaseInfo* case_info = nullptr;
   std::string output_dir;
   int ranks_per_member = 1;  ///< ranks of one member (a divisor of the rank count)
+  bool batch = false;        ///< each group runs its members as one batch (run_batch)
 };
+
+/// Keys a member of a batch may set to its own value: those of its initial conditions.
+bool batch_may_differ(const std::string& key);
+
+/// InputError, naming the file, the member and the key, unless the members can run as one
+/// batch: they differ in no key but those batch_may_differ allows, time.dt fixes the time
+/// step (so that each member takes the steps it takes alone), and no radiation scheme
+/// integrates over columns.
+void check_batch(const EnsemblePlan& plan);
 
 /// Ranks per member: `requested` when > 0 (InputError unless it divides `ranks`), else
 /// the fewest that still divide the ranks into at most `members` groups (whole members

@@ -5,6 +5,7 @@
 #include <mpi.h>
 
 #include <string>
+#include <vector>
 
 #include "core/config.hpp"
 #include "core/timers.hpp"
@@ -14,8 +15,17 @@
 
 namespace squall {
 
+/// A member of a batch (squall ensemble --batch): what it has of its own.
+struct BatchMember {
+  const Config* config;
+  std::string output_dir;
+  io::RunSummary* summary;
+  std::string restart_path;  ///< checkpoint to continue from ("" for a new run)
+  std::string failure;       ///< set when the member failed (the batch went on without it)
+};
+
 struct RunContext {
-  const Config& config;
+  const Config& config;  ///< a batch: its first member's (time.* and output.* are every member's)
   const CaseInfo& case_info;
   std::string output_dir;
   MPI_Comm comm;
@@ -23,6 +33,10 @@ struct RunContext {
   Timers& timers;
   io::RunSummary& summary;
   std::string restart_path;  ///< checkpoint to continue from ("" for a new run)
+  /// A batch: its members and the mesh of all their elements (mesh is one member's);
+  /// output_dir, summary and restart_path above are unused then.
+  std::vector<BatchMember>* batch = nullptr;
+  const mesh::LocalMesh* batch_mesh = nullptr;
 };
 
 template <int N>

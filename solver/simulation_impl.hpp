@@ -106,25 +106,27 @@ void limit_total_water(const dg::StateView& q, const dg::Basis<N>& basis) {
   });
 }
 
-/// Host copies of the state q, the aux values and the coordinates, with what the
-/// diagnostics need of the basis and geometry; the state is copied in at output times.
-/// Where the device memory is host memory (Serial, OpenMP) the copies are the device
-/// views themselves: 11 values per node less, and copying the state in costs nothing.
+/// Host copies of the state q, the aux values and the coordinates of the elements
+/// [first, first + mesh.element_count()) of the geometry (a batch member's; 0 for a run
+/// of its own), with what the diagnostics need of the basis and geometry; the state is
+/// copied in at output times. q, aux and x are those elements' views. Where the device
+/// memory is host memory (Serial, OpenMP) the copy of q is the device view itself.
 template <int N>
 HostSolution host_solution(const Config& config, const mesh::LocalMesh& mesh, const dg::Basis<N>& basis,
-                           const dg::Geometry& geometry, const dg::AuxView& aux, const dg::StateView& q) {
+                           const dg::Geometry& geometry, int first, const dg::AuxView& aux, const dg::StateView& q,
+                           const dg::CoordView& x) {
   using L = dg::Layout<N>;
   HostSolution host;
   host.q = Kokkos::create_mirror_view(q);
   host.aux = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), aux);
-  host.x = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), geometry.x);
+  host.x = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), x);
   host.global_elements = mesh.global_elements();
   host.lgl_weights.assign(basis.w, basis.w + L::n1);
   host.lgl_derivative.resize(L::n1 * L::n1);
   for (int i = 0; i < L::n1; ++i)
     for (int j = 0; j < L::n1; ++j) host.lgl_derivative[i * L::n1 + j] = basis.D[i][j];
   for (int d = 0; d < 2; ++d) host.element_size[d] = geometry.h[d];
-  host.element_height.assign(geometry.hz.begin(), geometry.hz.end());
+  host.element_height.assign(geometry.hz.begin() + first, geometry.hz.begin() + first + mesh.element_count());
   host.curved = geometry.curved;
   host.domain_volume = 1;
   for (int d = 0; d < 3; ++d) host.domain_volume *= config.mesh.domain[d][1] - config.mesh.domain[d][0];
@@ -139,49 +141,107 @@ void summarize_solution(io::RunSummary& s, const physics::VariableInfo& info, co
 
 }  // namespace detail
 
-/// run_dg<N> with the equation set Eq and the case made from the config.
+/// run_dg<N> with the equation set Eq: the run of ctx.config with the case `cases[0]`, or
+/// with ctx.batch a batch of members, member m with the case cases[m] (made from its own
+/// config), on ctx.batch_mesh: one element list, every kernel launch covering every member,
+/// and each member's setup, checks, outputs, ledger, checkpoints and summary its own.
+/// The members step together (their time.* and output.* agree, and time.dt fixes the step:
+/// squall ensemble --batch checks it), so each member takes the steps it takes alone.
 template <int N, class Eq>
-void run_equations(const RunContext& ctx, std::unique_ptr<Case> the_case) {
+void run_equations(const RunContext& ctx, std::vector<std::unique_ptr<Case>> cases) {
   using L = dg::Layout<N>;
   const Config& config = ctx.config;
   const MPI_Comm comm = ctx.comm;
-  const mesh::LocalMesh& mesh = ctx.mesh;
+  const bool batched = ctx.batch != nullptr;
+  const mesh::LocalMesh& mesh = batched ? *ctx.batch_mesh : ctx.mesh;  // every member's elements
+  const mesh::LocalMesh& member_mesh = ctx.mesh;                         // one member's
+  std::vector<BatchMember> solo;
+  if (!batched) solo.push_back({&ctx.config, ctx.output_dir, &ctx.summary, ctx.restart_path, {}});
+  std::vector<BatchMember>& members_of = batched ? *ctx.batch : solo;
+  const int members = static_cast<int>(members_of.size());
   const int rank = comm_rank(comm);
-  const int elements = mesh.element_count();
+  const int elements = mesh.element_count(), member_elements = member_mesh.element_count();
   const std::string& case_name = ctx.case_info.name;
   const std::string time_units = "seconds since " + config.output.start_date;  // CF
 
-  // Setup: basis, geometry, case, operator, integrator.
+  // Setup: basis, geometry, cases, operator, integrator.
   const auto basis = dg::Basis<N>::make();
   const dg::Geometry geometry = dg::make_geometry<N>(mesh, basis, detail::mesh_mapping(config), comm);
-  const Real gravity = the_case->gravity();
+  Case& lead_case = *cases[0];
+  const Real gravity = lead_case.gravity();
   constexpr int nc = Eq::nconserved;
   const physics::VariableInfo info = Eq::describe(config.physics.tracers);
   FlatView q_flat("dg::state", static_cast<std::size_t>(elements) * Eq::nvar * L::nodes);
   FlatView q_last_good("dg::last_good_state", q_flat.extent(0));
   const dg::StateView q(q_flat.data(), elements, Eq::nvar, L::nodes);
   const dg::AuxView aux("dg::aux", elements, Eq::naux, L::nodes);
-  the_case->initialize(geometry.x, q, aux);
-  the_case->initialize_tracers(geometry.x, q, Eq::i_tracer, Eq::ntracers);
+
+  // Each member's part of the batch, and what it keeps of its own.
+  struct Member {
+    BatchMember* ctx = nullptr;
+    Case* the_case = nullptr;
+    int first = 0;  ///< its first element in the batch
+    dg::StateView q;
+    dg::AuxView aux;
+    dg::CoordView x;
+    HostSolution host;
+    NodeWeights weights;
+    RunState run;
+    io::CsvWriter csv;
+    std::string last_checkpoint;
+    long checkpoint_step = -1;  ///< the step of last_checkpoint
+    bool active = true;  ///< false once it failed (in a batch; a run of its own throws)
+  };
+  std::vector<Member> team(static_cast<size_t>(members));
+  for (int m = 0; m < members; ++m) {
+    Member& u = team[static_cast<size_t>(m)];
+    u.ctx = &members_of[static_cast<size_t>(m)];
+    u.the_case = cases[static_cast<size_t>(m)].get();
+    u.first = m * member_elements;
+    const auto range = std::make_pair(u.first, u.first + member_elements);
+    u.q = Kokkos::subview(q, range, Kokkos::ALL, Kokkos::ALL);
+    u.aux = Kokkos::subview(aux, range, Kokkos::ALL, Kokkos::ALL);
+    u.x = Kokkos::subview(geometry.x, range, Kokkos::ALL, Kokkos::ALL);
+    u.the_case->initialize(u.x, u.q, u.aux);
+    u.the_case->initialize_tracers(u.x, u.q, Eq::i_tracer, Eq::ntracers);
+  }
   dg::OperatorOptions options = detail::operator_options(config, gravity);
-  options.gas = the_case->equations().gas;
-  options.water = the_case->water();
-  options.walls = the_case->walls(options.walls);
-  if (the_case->has_sources())
-    options.case_sources = [c = the_case.get()](const SourceArgs& a) { c->add_sources(a); };
+  options.gas = lead_case.equations().gas;
+  options.water = lead_case.water();
+  options.walls = lead_case.walls(options.walls);
+  if (lead_case.has_sources()) {
+    if (!batched) {
+      options.case_sources = [c = &lead_case](const SourceArgs& a) { c->add_sources(a); };
+    } else {
+      std::vector<const Case*> each;
+      for (const auto& c : cases) each.push_back(c.get());
+      options.case_sources = [each](const SourceArgs& a) {
+        for (size_t m = 0; m < each.size(); ++m) each[m]->add_sources(a.member(static_cast<int>(m)));
+      };
+    }
+  }
   const Eq eq = Eq::make(options.gas, options.water);
   dg::DgOperator<N, Eq> rhs(mesh, basis, geometry, aux, options, comm, ctx.timers);
   TimeIntegrator integrator(config.time.integrator, rhs.state_size());
 
-  HostSolution host = detail::host_solution<N>(config, mesh, basis, geometry, aux, q);
-  const NodeWeights weights =
-      node_weights(std::vector<double>(basis.w, basis.w + L::n1), geometry.jacobian, geometry.node_jacobian);
-  if (geometry.curved) {  // the domain's volume under the terrain
-    std::vector<ExactSum> volume(1);
-    for (int e = 0; e < elements; ++e)
-      for (int n = 0; n < L::nodes; ++n) volume[0].add(weights.at(e, n));
-    allreduce(comm, volume);
-    host.domain_volume = volume[0].value();
+  const std::size_t member_nodes = static_cast<std::size_t>(member_elements) * L::nodes;
+  for (Member& u : team) {
+    u.host = detail::host_solution<N>(config, member_mesh, basis, geometry, u.first, u.aux, u.q, u.x);
+    const auto jacobian = geometry.jacobian.begin() + u.first;
+    const std::size_t node_first = static_cast<std::size_t>(u.first) * L::nodes;
+    u.weights = node_weights(std::vector<double>(basis.w, basis.w + L::n1),
+                             std::vector<double>(jacobian, jacobian + member_elements),
+                             geometry.node_jacobian.empty()
+                                 ? std::vector<double>()
+                                 : std::vector<double>(geometry.node_jacobian.begin() + node_first,
+                                                       geometry.node_jacobian.begin() + node_first + member_nodes));
+    if (geometry.curved) {  // the domain's volume under the terrain
+      std::vector<ExactSum> volume(1);
+      for (int e = 0; e < member_elements; ++e)
+        for (int n = 0; n < L::nodes; ++n) volume[0].add(u.weights.at(e, n));
+      allreduce(comm, volume);
+      u.host.domain_volume = volume[0].value();
+    }
   }
   const std::vector<double> lgl_nodes(basis.x, basis.x + L::n1);
   // The derived output fields of one point (host code).
@@ -190,42 +250,60 @@ void run_equations(const RunContext& ctx, std::unique_ptr<Case> the_case) {
     for (int v = 0; v < Eq::nvar; ++v) c[v] = state[v];
     eq.derived(c, phi, out);
   };
-  const auto copy_to_host = [&](double time) {
-    Kokkos::deep_copy(host.q, q);
-    host.time = time;
+  const auto copy_to_host = [&](Member& u, double time) {
+    Kokkos::deep_copy(u.host.q, u.q);
+    u.host.time = time;
+  };
+  // A run of its own throws what went wrong; a batch member that fails is stopped and
+  // reported, and the others go on.
+  const auto fail = [&](Member& u, const std::string& message) {
+    if (!batched) throw RunError(message);
+    u.ctx->failure = message;
+    u.active = false;
+    log::error("member " + std::to_string(u.ctx->summary->member_index) + " failed: " + message +
+               "; the other members of the batch go on");
   };
 
-  // Where the run starts: t = 0, or a checkpoint.
-  RunState run;
-  run.initial.assign(nc, 0.0);
-  run.boundary_inflow.assign(nc, 0.0);
-  const bool restarted = !ctx.restart_path.empty();
-  if (restarted) {
-    run = load_checkpoint(ctx.restart_path, comm, config, case_name, mesh, info, the_case->saved_state().size(), host);
-    if (config.time.end_time < run.t) {
-      char text[160];
-      std::snprintf(text, sizeof text, "'time.end_time' = %g s is before t = %.9g s of the checkpoint ",
-                    config.time.end_time, run.t);
-      throw InputError(text + ctx.restart_path + ": set a later end time to continue the run");
-    }
-    the_case->restore_state(run.case_state);
-    Kokkos::deep_copy(q, host.q);
-    host.time = run.t;
-    log::info("restarting from " + ctx.restart_path + " at step " + std::to_string(run.step) + ", t = " +
-              std::to_string(run.t) + " s");
-  } else {
-    copy_to_host(0.0);
-    const auto integrals = conserved_integrals(host, info.conserved, weights, comm);
-    for (int c = 0; c < nc; ++c) run.initial[c] = integrals[c];
+  // Where each member starts: t = 0, or its checkpoint (a batch's members, the same step).
+  for (Member& u : team) {
+    u.run.initial.assign(nc, 0.0);
+    u.run.boundary_inflow.assign(nc, 0.0);
   }
-  if (const std::string bad = detail::check_physical<N, Eq>(eq, q, aux, geometry.x, mesh, run.step, run.t, comm);
-      !bad.empty())
-    throw RunError("initial state: " + bad);
-  set_aside_later_checkpoints(ctx.output_dir, comm, run.step, ctx.restart_path);
+  const bool restarted = !team[0].ctx->restart_path.empty();
+  for (Member& u : team) {
+    const std::string& path = u.ctx->restart_path;
+    if (path.empty() != !restarted)
+      throw InputError("a batch either starts every member or continues every member from a checkpoint");
+    const Config& own = *u.ctx->config;
+    if (restarted) {
+      u.run = load_checkpoint(path, comm, own, case_name, member_mesh, info, u.the_case->saved_state().size(), u.host);
+      if (own.time.end_time < u.run.t) {
+        char text[160];
+        std::snprintf(text, sizeof text, "'time.end_time' = %g s is before t = %.9g s of the checkpoint ",
+                      own.time.end_time, u.run.t);
+        throw InputError(text + path + ": set a later end time to continue the run");
+      }
+      if (u.run.step != team[0].run.step)
+        throw InputError("the checkpoint " + path + " is at step " + std::to_string(u.run.step) + ", " +
+                         team[0].ctx->restart_path + " at step " + std::to_string(team[0].run.step) +
+                         ": a batch continues its members from the same step");
+      u.the_case->restore_state(u.run.case_state);
+      Kokkos::deep_copy(u.q, u.host.q);
+      u.host.time = u.run.t;
+      log::info("restarting from " + path + " at step " + std::to_string(u.run.step) + ", t = " +
+                std::to_string(u.run.t) + " s");
+    } else {
+      copy_to_host(u, 0.0);
+      const auto integrals = conserved_integrals(u.host, info.conserved, u.weights, comm);
+      for (int c = 0; c < nc; ++c) u.run.initial[c] = integrals[c];
+    }
+    if (const std::string bad =
+            detail::check_physical<N, Eq>(eq, u.q, u.aux, u.x, member_mesh, u.run.step, u.run.t, comm);
+        !bad.empty())
+      throw RunError("initial state: " + bad);
+    set_aside_later_checkpoints(u.ctx->output_dir, comm, u.run.step, path);
+  }
 
-  const std::string csv_path = ctx.output_dir + "/diagnostics.csv", profiles_path = ctx.output_dir + "/profiles.nc";
-  if (restarted) drop_later_records(csv_path, profiles_path, run.records_time, comm);
-  io::CsvWriter csv;
   // Rank 0 writes diagnostics.csv; every rank learns whether it could (a full disk), so
   // none goes on alone into the next collective call.
   const auto on_rank_0 = [&](const std::function<void()>& write) {
@@ -234,25 +312,36 @@ void run_equations(const RunContext& ctx, std::unique_ptr<Case> the_case) {
     });
     if (!written.ok()) throw RunError(written.message);
   };
-  on_rank_0([&] { csv = io::CsvWriter(csv_path, diagnostics_columns(info, *the_case), restarted); });
-  start_profiles(profiles_path, restarted, comm);
+  for (Member& u : team) {
+    const std::string csv_path = u.ctx->output_dir + "/diagnostics.csv";
+    const std::string profiles_path = u.ctx->output_dir + "/profiles.nc";
+    if (restarted) drop_later_records(csv_path, profiles_path, u.run.records_time, comm);
+    on_rank_0([&] { u.csv = io::CsvWriter(csv_path, diagnostics_columns(info, *u.the_case), restarted); });
+    start_profiles(profiles_path, restarted, comm);
+  }
 
   // Curved elements: each rank measured its own nodes; the time step takes the smallest.
   Real min_spacing = geometry.min_node_spacing;
   if (geometry.curved) MPI_Allreduce(&geometry.min_node_spacing, &min_spacing, 1, MPI_DOUBLE, MPI_MIN, comm);
-  if (!restarted) run.max_diffusivity = rhs.max_diffusivity();
-  const auto max_wave_speed = [&]() { return detail::max_wave_speed_and<N, Eq>(eq, q, aux, 0, comm)[0]; };
-  // The wave speed of the state at the start of each step (the initial state was checked
-  // above), and the largest diffusivity of the last stage before it.
-  std::array<Real, 2> maxima = detail::max_wave_speed_and<N, Eq>(eq, q, aux, rhs.max_diffusivity(), comm);
+  if (!restarted)
+    for (Member& u : team) u.run.max_diffusivity = rhs.max_diffusivity();
+  const auto max_wave_speed = [&](const Member& u) {
+    return detail::max_wave_speed_and<N, Eq>(eq, u.q, u.aux, 0, comm)[0];
+  };
+  // The wave speed of each member's state at the start of each step (the initial states
+  // were checked above), and the largest diffusivity of the last stage before it.
+  std::vector<std::array<Real, 2>> maxima(static_cast<size_t>(members));
+  for (int m = 0; m < members; ++m)
+    maxima[m] = detail::max_wave_speed_and<N, Eq>(eq, team[m].q, team[m].aux, rhs.max_diffusivity(), comm);
   double loop_start = MPI_Wtime();
   double last_output_time = -1, last_row_time = -1;
 
   // With viscous terms, profiles.nc also gets the modelled (subgrid) fluxes, which one
-  // more evaluation of the right-hand side per profile time forms; its tendency goes into
-  // the integrator's stage buffer, which is free between steps. The node values live only
-  // until they are on the grid, before the grid of the derived fields is formed, so that
-  // a profile time adds as little as it can to the run's peak memory.
+  // more evaluation of the right-hand side per profile time forms (for every member of a
+  // batch at once); its tendency goes into the integrator's stage buffer, which is free
+  // between steps. The node values live only until they are on the grid, before the grid
+  // of the derived fields is formed, so that a profile time adds as little as it can to
+  // the run's peak memory.
   SubgridProfiles subgrid_names;
   if (rhs.viscous()) {
     subgrid_names.moist = Eq::moist;
@@ -262,151 +351,210 @@ void run_equations(const RunContext& ctx, std::unique_ptr<Case> the_case) {
       subgrid_names.scalar_units.push_back(info.derived[Eq::f_tracer + k].units);
     }
   }
-  // What the operator adds to profiles.nc (nothing without viscous terms or radiation):
-  // the modelled fluxes and, with radiation, the horizontal mean of its net flux, from the
-  // same evaluation, on the grid.
+  // What the operator adds to profiles.nc (nothing without viscous terms or radiation),
+  // per member: the modelled fluxes and, with radiation, the horizontal mean of its net
+  // flux, from the same evaluation, on the grid.
   struct OperatorProfiles {
     SubgridProfiles subgrid;
     std::vector<NodeProfile> further;
   };
-  const auto operator_profiles = [&]() {
-    OperatorProfiles out{subgrid_names, {}};
+  const auto operator_profiles = [&](double time) {
+    std::vector<OperatorProfiles> out(static_cast<size_t>(members), OperatorProfiles{subgrid_names, {}});
+    const auto member_part = [&](const auto& nodes, int m) {
+      return HostView<Real***>(Kokkos::subview(nodes, std::make_pair(m * member_elements, (m + 1) * member_elements),
+                                               Kokkos::ALL, Kokkos::ALL));
+    };
     if (rhs.viscous()) {
       const DeviceView<Real***> nodes("dg::subgrid_fluxes", elements, dg::SubgridFlux::count<Eq>, L::nodes);
-      rhs.subgrid_fluxes(run.t, q_flat, integrator.stage_buffer(), nodes);
-      out.subgrid.field = grid_node_values(Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), nodes),
-                                           lgl_nodes, mesh);
+      rhs.subgrid_fluxes(time, q_flat, integrator.stage_buffer(), nodes);
+      const auto host_nodes = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), nodes);
+      for (int m = 0; m < members; ++m)
+        if (team[m].active) out[m].subgrid.field = grid_node_values(member_part(host_nodes, m), lgl_nodes, member_mesh);
     } else if (rhs.radiation()) {
-      rhs.evaluate_for_diagnostics(run.t, q_flat, integrator.stage_buffer());
+      rhs.evaluate_for_diagnostics(time, q_flat, integrator.stage_buffer());
     }
-    if (rhs.radiation()) {
+    if (rhs.radiation()) {  // not batched (the operator refuses it)
       // (element, node) seen as (element, 1, node): the same values in the same order.
       const auto nodes = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), rhs.radiative_flux());
       const HostView<Real***> flux(nodes.data(), elements, 1, L::nodes);
-      out.further.push_back({"F_rad", "net upward longwave flux of the radiation scheme", "W m-2",
-                             grid_node_values(flux, lgl_nodes, mesh)[0]});
+      out[0].further.push_back({"F_rad", "net upward longwave flux of the radiation scheme", "W m-2",
+                                grid_node_values(flux, lgl_nodes, member_mesh)[0]});
     }
     return out;
   };
-  const auto write_profiles_of = [&](const GridValues& grid, const OperatorProfiles& op) {
-    write_profiles(ctx.output_dir + "/profiles.nc", info, grid, run.t, comm, case_name, time_units,
+  const auto write_profiles_of = [&](const Member& u, const GridValues& grid, const OperatorProfiles& op) {
+    write_profiles(u.ctx->output_dir + "/profiles.nc", info, grid, u.run.t, comm, case_name, time_units,
                    rhs.viscous() ? &op.subgrid : nullptr, op.further);
   };
   // Set when the time loop has ended: the records written then (between output times,
   // after max_steps or a signal) are not the schedule's, and run.records_time stays put.
   bool stopping = false;
-  // A diagnostics row (with the ledger of each conserved quantity: time_loop.hpp) and,
-  // with a file index >= 0, field file number `file`.
+  // A diagnostics row of each member (with the ledger of each conserved quantity:
+  // time_loop.hpp) and, with a file index >= 0, field file number `file`.
   const auto output = [&](long file) {
     ScopedTimer timer(ctx.timers, "output");
-    copy_to_host(run.t);
-    const auto now = conserved_integrals(host, info.conserved, weights, comm);
-    const Ledger budget = ledger(run, now);
-    const double speed = max_speed(host, comm);
-    const double cfl = run.dt * max_wave_speed() / min_spacing;
-    std::vector<double> row{run.t, double(run.step), run.dt};
-    for (const auto* values : {&now[0], budget.change.data(), budget.residual.data()})
-      for (int c = 0; c < nc; ++c) row.push_back(values[c]);
-    for (double v : {speed, cfl, MPI_Wtime() - loop_start}) row.push_back(v);
-    for (double v : the_case->time_series(host, comm)) row.push_back(v);
-    on_rank_0([&] { csv.row(row); });
-    last_row_time = run.t;
-    if (!stopping) run.records_time = run.t;
-    if (file >= 0) {
-      // The operator's profiles first: their node values are gone before the grid is formed.
-      const bool with_profiles = config.output.profiles_interval == 0;
-      const OperatorProfiles op = with_profiles ? operator_profiles() : OperatorProfiles{};
-      const GridValues grid = grid_values(info, derive, host, lgl_nodes, mesh);
-      write_field_file(ctx.output_dir + "/" + detail::field_file_name(static_cast<int>(file)), info, grid, run.t, N,
-                       comm, case_name, time_units);
-      if (with_profiles) write_profiles_of(grid, op);
-      last_output_time = run.t;
+    const bool with_profiles = file >= 0 && config.output.profiles_interval == 0;
+    // The operator's profiles first: their node values are gone before the grid is formed.
+    std::vector<OperatorProfiles> op;
+    double t = 0;
+    for (Member& u : team) {
+      if (!u.active) continue;
+      t = u.run.t;
+      copy_to_host(u, u.run.t);
+      const auto now = conserved_integrals(u.host, info.conserved, u.weights, comm);
+      const Ledger budget = ledger(u.run, now);
+      const double speed = max_speed(u.host, comm);
+      const double cfl = u.run.dt * max_wave_speed(u) / min_spacing;
+      std::vector<double> row{u.run.t, double(u.run.step), u.run.dt};
+      for (const auto* values : {&now[0], budget.change.data(), budget.residual.data()})
+        for (int c = 0; c < nc; ++c) row.push_back(values[c]);
+      for (double v : {speed, cfl, MPI_Wtime() - loop_start}) row.push_back(v);
+      for (double v : u.the_case->time_series(u.host, comm)) row.push_back(v);
+      on_rank_0([&] { u.csv.row(row); });
+      if (!stopping) u.run.records_time = u.run.t;
     }
+    last_row_time = t;
+    if (file < 0) return;
+    if (with_profiles) op = operator_profiles(t);
+    for (int m = 0; m < members; ++m) {
+      Member& u = team[m];
+      if (!u.active) continue;
+      const GridValues grid = grid_values(info, derive, u.host, lgl_nodes, member_mesh);
+      write_field_file(u.ctx->output_dir + "/" + detail::field_file_name(static_cast<int>(file)), info, grid,
+                       u.run.t, N, comm, case_name, time_units);
+      if (with_profiles) write_profiles_of(u, grid, op[m]);
+    }
+    last_output_time = t;
   };
   // Profiles on their own schedule (output.profiles_interval > 0), each with a
   // diagnostics row (the time series of a case follow the profiles' sampling).
   double last_profile_time = -1;
-  const auto profiles = [&]() {
-    if (run.t == last_profile_time) return;
-    if (run.t != last_row_time) output(-1);
+  const auto profiles = [&](double t) {
+    if (t == last_profile_time) return;
+    if (t != last_row_time) output(-1);
     ScopedTimer timer(ctx.timers, "output");
-    copy_to_host(run.t);
-    const OperatorProfiles op = operator_profiles();
-    write_profiles_of(grid_values(info, derive, host, lgl_nodes, mesh), op);
-    last_profile_time = run.t;
-    if (!stopping) run.records_time = run.t;
+    const std::vector<OperatorProfiles> op = operator_profiles(t);
+    for (int m = 0; m < members; ++m) {
+      Member& u = team[m];
+      if (!u.active) continue;
+      copy_to_host(u, u.run.t);
+      write_profiles_of(u, grid_values(info, derive, u.host, lgl_nodes, member_mesh), op[m]);
+      if (!stopping) u.run.records_time = u.run.t;
+    }
+    last_profile_time = t;
   };
   const Schedule schedule(config);
-  if (restarted) schedule.resume(run);
-  set_aside_later_fields(ctx.output_dir, comm, run.t);
-  std::string last_checkpoint;
-  long last_checkpoint_step = -1;
-  const auto checkpoint = [&]() {
-    if (run.step == last_checkpoint_step) return last_checkpoint;
+  for (Member& u : team) {
+    if (restarted) schedule.resume(u.run);
+    set_aside_later_fields(u.ctx->output_dir, comm, u.run.t);
+  }
+  const auto checkpoint_of = [&](Member& u) {
+    if (u.run.step == u.checkpoint_step) return u.last_checkpoint;
     ScopedTimer timer(ctx.timers, "checkpoint");
-    copy_to_host(run.t);
-    run.case_state = the_case->saved_state();
-    last_checkpoint = save_checkpoint(ctx.output_dir, comm, config, case_name, mesh, info, host, run);
-    last_checkpoint_step = run.step;
-    return last_checkpoint;
+    copy_to_host(u, u.run.t);
+    u.run.case_state = u.the_case->saved_state();
+    u.last_checkpoint = save_checkpoint(u.ctx->output_dir, comm, *u.ctx->config, case_name, member_mesh, info,
+                                        u.host, u.run);
+    u.checkpoint_step = u.run.step;
+    return u.last_checkpoint;
+  };
+  const auto checkpoint = [&]() {
+    for (Member& u : team)
+      if (u.active) checkpoint_of(u);
   };
 
   const double end_time = config.time.end_time;
+  RunState& lead = team[0].run;  // the step and time of every active member (they step together)
+  const auto lead_member = [&]() -> Member& {
+    for (Member& u : team)
+      if (u.active) return u;
+    return team[0];
+  };
   // Field files: 0 is the initial state, k the k-th interval output, and a run that ends
   // between output times writes the next number.
   if (!restarted) output(0);
-  if (!restarted && schedule.profiles_interval > 0) profiles();
+  if (!restarted && schedule.profiles_interval > 0) profiles(lead.t);
   log::info("time loop: end_time = " + std::to_string(end_time) + " s, " + integrator.name() + ", " +
             (config.time.dt > 0 ? "fixed dt = " + std::to_string(config.time.dt) + " s"
-                                : "cfl = " + std::to_string(config.time.cfl)));
+                                : "cfl = " + std::to_string(config.time.cfl)) +
+            (batched ? ", a batch of " + std::to_string(members) + " members" : std::string()));
 
   install_stop_signals();
   loop_start = MPI_Wtime();
   double last_print = loop_start;
   double output_seconds_before = ctx.timers.seconds("output") + ctx.timers.seconds("checkpoint");
   const long warmup = config.time.warmup_steps;
-  const long first_step = run.step;
-  const double t_start = run.t;
+  const long first_step = lead.step;
+  const double t_start = lead.t;
   int stop_signal = 0;
-  while (run.t < end_time && (config.time.max_steps == 0 || run.step < config.time.max_steps)) {
-    if (warmup > 0 && run.step - first_step == warmup) {  // benchmarks: time from here on
+  std::vector<double> inflow(static_cast<size_t>(members) * nc);  // the members' ledgers, for the integrator
+  for (;;) {
+    Member& head = lead_member();
+    const RunState& now_run = head.run;
+    if (!head.active || !(now_run.t < end_time && (config.time.max_steps == 0 || now_run.step < config.time.max_steps)))
+      break;
+    if (warmup > 0 && now_run.step - first_step == warmup) {  // benchmarks: time from here on
       Kokkos::fence();
       ctx.timers.clear();
       output_seconds_before = 0;
       loop_start = MPI_Wtime();
     }
-    const double next_output = schedule.next_output_time(run);
-    const bool at_output = next_time_step(config, run, maxima, min_spacing, rhs.evaluated(), next_output);
+    const double next_output = schedule.next_output_time(now_run);
+    bool at_output = false;
+    for (int m = 0; m < members; ++m)
+      if (team[m].active)
+        at_output = next_time_step(*team[m].ctx->config, team[m].run, maxima[m], min_spacing, rhs.evaluated(),
+                                   next_output);
     Kokkos::deep_copy(q_last_good, q_flat);
-    const RunState before = run;
-    integrator.step(rhs, run.t, run.dt, q_flat,
-                    Companion{rhs.ledger_rates_of_last_call(), run.boundary_inflow.data(), nc});
+    std::vector<RunState> before;
+    for (int m = 0; m < members; ++m) {
+      before.push_back(team[m].run);
+      std::copy(team[m].run.boundary_inflow.begin(), team[m].run.boundary_inflow.end(), inflow.begin() + m * nc);
+    }
+    integrator.step(rhs, head.run.t, head.run.dt, q_flat,
+                    Companion{rhs.ledger_rates_of_last_call(), inflow.data(), members * nc});
     if constexpr (Eq::moist) detail::limit_total_water<N, Eq>(q, basis);
-    ++run.step;
-    run.t = at_output ? next_output : run.t + run.dt;
-    the_case->post_step(run.t, q, comm);
-    maxima = detail::max_wave_speed_and<N, Eq>(eq, q, aux, rhs.max_diffusivity(), comm);  // also the state check
-    std::string bad;
-    if (!std::isfinite(maxima[0])) {
-      bad = detail::check_physical<N, Eq>(eq, q, aux, geometry.x, mesh, run.step, run.t, comm);
-      if (bad.empty()) bad = "the largest wave speed is not finite at step " + std::to_string(run.step);
-      char hint[96];
-      if (config.time.dt > 0)
-        std::snprintf(hint, sizeof hint, "; try a smaller time.dt (%g s, fixed)", config.time.dt);
-      else
-        std::snprintf(hint, sizeof hint, "; try a smaller time.cfl (%g)", config.time.cfl);
-      bad += hint;
+    for (int m = 0; m < members; ++m) {
+      Member& u = team[m];
+      const auto block = std::make_pair(static_cast<size_t>(u.first) * Eq::nvar * L::nodes,
+                                        static_cast<size_t>(u.first + member_elements) * Eq::nvar * L::nodes);
+      if (!u.active) {  // a failed member keeps its last good state
+        Kokkos::deep_copy(Kokkos::subview(q_flat, block), Kokkos::subview(q_last_good, block));
+        continue;
+      }
+      std::copy(inflow.begin() + m * nc, inflow.begin() + (m + 1) * nc, u.run.boundary_inflow.begin());
+      ++u.run.step;
+      u.run.t = at_output ? next_output : u.run.t + u.run.dt;
+      u.the_case->post_step(u.run.t, u.q, comm);
+      maxima[m] = detail::max_wave_speed_and<N, Eq>(eq, u.q, u.aux, rhs.max_diffusivity(), comm);  // also the state check
+      std::string bad;
+      if (!std::isfinite(maxima[m][0])) {
+        bad = detail::check_physical<N, Eq>(eq, u.q, u.aux, u.x, member_mesh, u.run.step, u.run.t, comm);
+        if (bad.empty()) bad = "the largest wave speed is not finite at step " + std::to_string(u.run.step);
+        const Config& own = *u.ctx->config;
+        char hint[96];
+        if (own.time.dt > 0)
+          std::snprintf(hint, sizeof hint, "; try a smaller time.dt (%g s, fixed)", own.time.dt);
+        else
+          std::snprintf(hint, sizeof hint, "; try a smaller time.cfl (%g)", own.time.cfl);
+        bad += hint;
+      }
+      if (!bad.empty()) {
+        Kokkos::deep_copy(Kokkos::subview(q_flat, block), Kokkos::subview(q_last_good, block));
+        u.run = before[m];
+        const std::string saved = checkpoint_of(u);
+        fail(u, bad + "; the last good state (step " + std::to_string(u.run.step) + ", t = " +
+                    std::to_string(u.run.t) + " s) is in " + saved);
+      }
     }
-    if (!bad.empty()) {
-      Kokkos::deep_copy(q_flat, q_last_good);
-      run = before;
-      const std::string saved = checkpoint();
-      throw RunError(bad + "; the last good state (step " + std::to_string(run.step) + ", t = " +
-                     std::to_string(run.t) + " s) is in " + saved);
-    }
-    if (at_output) output(schedule.field_file_at_output(run));
-    if (schedule.profiles_due(run, before.t)) profiles();
-    if (schedule.checkpoint_due(run, before.t)) checkpoint();
+    Member& after = lead_member();
+    if (!after.active) break;
+    const RunState& run = after.run;
+    if (at_output) output(schedule.field_file_at_output(after.run));
+    for (Member& u : team)  // each member counts its outputs (the lead's count did above)
+      if (u.active && &u != &after) u.run.output_count = after.run.output_count;
+    if (schedule.profiles_due(run, before[&after - &team[0]].t)) profiles(run.t);
+    if (schedule.checkpoint_due(run, before[&after - &team[0]].t)) checkpoint();
     const double now = MPI_Wtime();
     if (now - last_print > 5.0 || at_output) {
       const double elapsed = now - loop_start;
@@ -418,67 +566,79 @@ void run_equations(const RunContext& ctx, std::unique_ptr<Case> the_case) {
   const double loop_seconds = MPI_Wtime() - loop_start -
                               (ctx.timers.seconds("output") + ctx.timers.seconds("checkpoint") - output_seconds_before);
   stopping = true;
-  std::string final_checkpoint;
-  if (stop_signal != 0) {
+  const RunState& run = lead_member().run;
+  const bool any_active = lead_member().active;
+  if (stop_signal != 0 && any_active) {
     // The checkpoint first: a launcher may kill the ranks soon after its signal.
-    final_checkpoint = checkpoint();
+    checkpoint();
     log::warn("stopped by signal " + std::to_string(stop_signal) + " at step " + std::to_string(run.step) +
-              ", t = " + std::to_string(run.t) + " s; state saved in " + final_checkpoint +
+              ", t = " + std::to_string(run.t) + " s; state saved in " + lead_member().last_checkpoint +
               "; continue with the same command and --restart latest, e.g. " +
               (ctx.summary.member_index >= 0
                    ? "squall ensemble " + ctx.summary.ensemble_file + " --restart latest"
                    : "squall run " + config.source + " --output " + ctx.output_dir + " --restart latest"));
   }
-  if (run.t != last_output_time) output(run.output_count + 1);
-  if (schedule.profiles_interval > 0) profiles();
-  if (final_checkpoint.empty()) final_checkpoint = checkpoint();
-  // After the checkpoint, so that a failure to write the means loses nothing.
-  if (config.output.profiles_mean_window.size() == 2) write_mean_profiles(ctx.output_dir, config, comm);
+  if (any_active) {
+    if (run.t != last_output_time) output(run.output_count + 1);
+    if (schedule.profiles_interval > 0) profiles(run.t);
+    checkpoint();
+    // After the checkpoint, so that a failure to write the means loses nothing.
+    if (config.output.profiles_mean_window.size() == 2)
+      for (const Member& u : team)
+        if (u.active) write_mean_profiles(u.ctx->output_dir, *u.ctx->config, comm);
+  }
 
-  // Summary.
-  io::RunSummary& s = ctx.summary;
-  copy_to_host(run.t);
-  s.steps = run.step;
-  s.timed_steps = run.step - first_step > warmup ? run.step - first_step - warmup : 0;
-  s.rk_stages = integrator.stages();
-  s.final_time = run.t;
-  s.wall_seconds = loop_seconds;
-  s.stop_signal = stop_signal;
-  s.restarted_from = ctx.restart_path;
-  detail::summarize_solution(s, info, *the_case, host, weights, geometry.x, run, comm);
+  // Summaries.
+  for (Member& u : team) {
+    io::RunSummary& s = *u.ctx->summary;
+    copy_to_host(u, u.run.t);
+    s.steps = u.run.step;
+    s.timed_steps = u.run.step - first_step > warmup ? u.run.step - first_step - warmup : 0;
+    s.rk_stages = integrator.stages();
+    s.final_time = u.run.t;
+    s.wall_seconds = loop_seconds;
+    s.stop_signal = u.active ? stop_signal : 0;
+    s.restarted_from = u.ctx->restart_path;
+    detail::summarize_solution(s, info, *u.the_case, u.host, u.weights, u.x, u.run, comm);
+  }
 }
 
 /// The time loop at order N with the equation set the config asks for: dry air with as
 /// many passive tracers as physics.tracers names (one instantiation per count up to
 /// SQUALL_MAX_TRACERS; the config reader refuses more).
 template <int N, int K = 0>
-void run_with_tracers(const RunContext& ctx, std::unique_ptr<Case> the_case, int tracers) {
+void run_with_tracers(const RunContext& ctx, std::vector<std::unique_ptr<Case>> cases, int tracers) {
   if constexpr (K < SQUALL_MAX_TRACERS) {
-    if (tracers > K) return run_with_tracers<N, K + 1>(ctx, std::move(the_case), tracers);
+    if (tracers > K) return run_with_tracers<N, K + 1>(ctx, std::move(cases), tracers);
   }
   if (tracers != K) throw InputError("this build carries at most " + std::to_string(K) + " tracers");
-  run_equations<N, physics::DryAir<K>>(ctx, std::move(the_case));
+  run_equations<N, physics::DryAir<K>>(ctx, std::move(cases));
 }
 
 /// The same for moist air, up to SQUALL_MAX_MOIST_TRACERS tracers.
 template <int N, int K = 0>
-void run_moist_with_tracers(const RunContext& ctx, std::unique_ptr<Case> the_case, int tracers) {
+void run_moist_with_tracers(const RunContext& ctx, std::vector<std::unique_ptr<Case>> cases, int tracers) {
   if constexpr (K < SQUALL_MAX_MOIST_TRACERS) {
-    if (tracers > K) return run_moist_with_tracers<N, K + 1>(ctx, std::move(the_case), tracers);
+    if (tracers > K) return run_moist_with_tracers<N, K + 1>(ctx, std::move(cases), tracers);
   }
   if (tracers != K)
     throw InputError(ctx.config.source + ": 'physics.tracers': expected at most " + std::to_string(K) +
                      " names: a moist run ('" + ctx.case_info.name + "') of this build carries at most " +
                      std::to_string(K) + " tracers (cmake -DSQUALL_MAX_MOIST_TRACERS)");
-  run_equations<N, physics::MoistAir<K>>(ctx, std::move(the_case));
+  run_equations<N, physics::MoistAir<K>>(ctx, std::move(cases));
 }
 
 /// The time loop at order N: moist air for a moist case, else dry air, with the tracers.
 template <int N>
 void run_dg(const RunContext& ctx) {
   const int tracers = static_cast<int>(ctx.config.physics.tracers.size());
-  std::unique_ptr<Case> the_case = ctx.case_info.make(ctx.config);
-  if (the_case->moist()) return run_moist_with_tracers<N>(ctx, std::move(the_case), tracers);
+  // One case per member of a batch, each made from its own config.
+  std::vector<std::unique_ptr<Case>> cases;
+  if (ctx.batch)
+    for (const BatchMember& member : *ctx.batch) cases.push_back(ctx.case_info.make(*member.config));
+  else
+    cases.push_back(ctx.case_info.make(ctx.config));
+  if (cases[0]->moist()) return run_moist_with_tracers<N>(ctx, std::move(cases), tracers);
   // Water at the surface of a dry case: nothing would carry it.
   for (const auto& [name, value] : {std::pair<const char*, double>{"water_flux", ctx.config.surface.water_flux},
                                     {"moisture_transfer", ctx.config.surface.moisture_transfer}})
@@ -492,7 +652,7 @@ void run_dg(const RunContext& ctx) {
     throw InputError(ctx.config.source + ": 'radiation.scheme' = \"" + ctx.config.radiation.scheme +
                      "\": expected \"none\": the case '" + ctx.case_info.name +
                      "' is dry (the scheme reads the liquid water)");
-  run_with_tracers<N>(ctx, std::move(the_case), tracers);
+  run_with_tracers<N>(ctx, std::move(cases), tracers);
 }
 
 }  // namespace squall

@@ -33,6 +33,7 @@ struct Arguments {
   bool quiet = false;
   bool list_keys = false;
   bool check_only = false;
+  bool batch = false;
   int ranks_per_member = 0;
 };
 
@@ -155,6 +156,9 @@ int command_ensemble(MPI_Comm comm, const Arguments& args) {
     plan.configs.push_back(std::move(config));
   }
   plan.case_info = cases::find_case(plan.configs.front().case_.name);
+  plan.batch = args.batch || plan.spec.batch;
+  if (plan.batch)
+    if (const auto out = collective(comm, [&] { check_batch(plan); }); !out.ok()) return report(out);
   if (!args.output_dir.empty())
     plan.output_dir = args.output_dir;
   else if (!plan.spec.output_dir.empty())
@@ -167,7 +171,7 @@ int command_ensemble(MPI_Comm comm, const Arguments& args) {
               plan.case_info->name + ", " + std::to_string(e[0]) + " x " + std::to_string(e[1]) + " x " +
               std::to_string(e[2]) + " elements, N = " + std::to_string(plan.configs.front().dg.order) + ", into " +
               plan.output_dir + "/member_NNN, " + std::to_string(comm_size(comm) / per_member) + " group(s) of " +
-              std::to_string(per_member) + " rank(s))");
+              std::to_string(per_member) + " rank(s)" + (plan.batch ? ", each group's members as one batch)" : ")"));
     return exit_ok;
   }
   if (!args.restart.empty() && args.restart != "latest") {
@@ -232,6 +236,9 @@ int main(int argc, char** argv) {
   ensemble->add_option("--ranks-per-member", args.ranks_per_member,
                        "ranks of one member, a divisor of the rank count (default: whole members per rank when "
                        "there are as many members as ranks, the ranks shared out otherwise)");
+  ensemble->add_flag("--batch", args.batch,
+                     "run each group's members as one batch: one element list, every kernel launch covering "
+                     "them all (members that differ only in their initial perturbations, with a fixed time.dt)");
   ensemble->add_flag("--check", args.check_only, "validate the ensemble file and every member's config, run nothing");
   ensemble->add_flag("--quiet", args.quiet, "print warnings and errors only");
 
