@@ -3,7 +3,8 @@
 # `squall ensemble` scenarios on a tiny bomex_small: every member ends in the state of the
 # same config run alone with `squall run` (its state_checksum), on other rank counts, for
 # 1, 4 and 8 members, with seeds and a closure constant varying, across a stop by signal
-# and a restart on another rank count; a member that blows up fails alone.
+# and a restart on another rank count; a member that blows up fails alone; and the same
+# for members run as one batch (--batch).
 set -u
 squall=$1 cases=$2 work=$3 mpiexec=$4 test=$5
 here=$(cd "$(dirname "$0")" && pwd)
@@ -130,6 +131,86 @@ EOF
   count ens/ensemble_summary.json failed 1
   solo solo2 1 time.max_steps=20 output.checkpoint_interval=0 time.dt=1.5
   same ens/member_002 solo2
+  ;;
+batch)
+  # Batches of 1, 3 and 8 members (seeds and perturbation amplitudes varying, a fixed
+  # time step), with field files, profiles and the subgrid fluxes written on the way:
+  # every member's checksum, ledger and records are those of its solo run.
+  sets='"time.max_steps=8", "time.dt=2.0", "output.checkpoint_interval=0", "output.interval=8.0", "output.profiles_interval=4.0"'
+  ensemble_file one.toml "$sets" <<EOF
+members = 1
+batch = true
+EOF
+  "$squall" ensemble one.toml --output one --quiet || fail "a batch of 1"
+  solo solo 1 time.max_steps=8 time.dt=2.0 output.checkpoint_interval=0 output.interval=8.0 output.profiles_interval=4.0
+  same one/member_000 solo
+  ensemble_file three.toml "$sets" <<EOF
+members = 3
+vary = { "case.seed" = "range", "case.theta_perturbation" = [0.1, 0.3, 0.1] }
+EOF
+  "$squall" ensemble three.toml --output three --batch --quiet || fail "a batch of 3"
+  python3 -c "import json; s=json.load(open('three/ensemble_summary.json')); \
+assert s['batch'] and [r['batch_members'] for r in s['member_records']] == [3, 3, 3], s" || fail "not one batch of 3"
+  for m in 0 1 2; do
+    tp=0.1; [ $m = 1 ] && tp=0.3
+    solo solo$m 1 time.max_steps=8 time.dt=2.0 output.checkpoint_interval=0 output.interval=8.0 \
+      output.profiles_interval=4.0 case.seed=$m case.theta_perturbation=$tp
+    same three/member_00$m solo$m
+    # diagnostics.csv up to the wall-clock column, and the data of every record file
+    cmp <(cut -d, -f1-14 three/member_00$m/diagnostics.csv) <(cut -d, -f1-14 solo$m/diagnostics.csv) ||
+      fail "member $m: diagnostics.csv differs from its solo run's"
+    for f in profiles.nc fields_000000.nc fields_000001.nc; do
+      cmp <(ncdump three/member_00$m/$f | sed -n '/^data:/,$p') <(ncdump solo$m/$f | sed -n '/^data:/,$p') ||
+        fail "member $m: $f differs from its solo run's"
+    done
+  done
+  $check same-checksum three/member_000/summary.json three/member_001/summary.json && fail "seeds 0 and 1 gave one state"
+  # 8 members on 2 ranks: two groups of one rank, each a batch of 4; and one group of both
+  # ranks, a batch of 8 split over them.
+  ensemble_file eight.toml '"time.max_steps=6", "time.dt=2.0", "output.checkpoint_interval=0"' <<EOF
+members = 8
+vary = { "case.seed" = "range" }
+batch = true
+EOF
+  $mpiexec -n 2 "$squall" ensemble eight.toml --output eight --quiet || fail "8 members, 2 batches"
+  $mpiexec -n 2 "$squall" ensemble eight.toml --output eight2 --ranks-per-member 2 --quiet ||
+    fail "8 members, 1 batch on 2 ranks"
+  count eight/ensemble_summary.json done 8
+  count eight2/ensemble_summary.json done 8
+  python3 -c "import json; b=[[r['batch_members'] for r in json.load(open(f'{d}/ensemble_summary.json'))['member_records']] \
+for d in ('eight', 'eight2')]; assert b == [[4] * 8, [8] * 8], b" || fail "not 2 batches of 4 and 1 batch of 8"
+  for m in 0 1 2 3 4 5 6 7; do
+    solo s8_$m 1 time.max_steps=6 time.dt=2.0 output.checkpoint_interval=0 case.seed=$m
+    same eight/member_00$m s8_$m
+    same eight2/member_00$m s8_$m
+  done
+  ;;
+batch_restart)
+  # A batch of 3 stopped by SIGUSR1 on 2 ranks, continued as a batch on 1 rank: each
+  # member ends in its solo run's state.
+  ensemble_file e.toml '"time.max_steps=1000", "time.dt=2.0", "output.checkpoint_steps=100"' <<EOF
+members = 3
+vary = { "case.seed" = [3, 4, 5] }
+batch = true
+EOF
+  $mpiexec -n 2 "$squall" ensemble e.toml --output ens --ranks-per-member 2 > log.txt 2>&1 &
+  pid=$!
+  for _ in $(seq 300); do [ -f ens/member_002/checkpoint_000100.h5 ] && break; sleep 0.1; done
+  sleep 0.3
+  kill -USR1 "$pid"
+  wait "$pid"
+  status=$?
+  cat log.txt
+  [ "$status" = 0 ] || fail "the stopped batch exited with $status"
+  count ens/ensemble_summary.json stopped 3
+  "$squall" ensemble e.toml --output ens --restart latest --quiet || fail "restart on 1 rank"
+  count ens/ensemble_summary.json done 3
+  for m in 0 1 2; do
+    solo solo$m 1 time.max_steps=1000 time.dt=2.0 output.checkpoint_steps=100 case.seed=$((m + 3))
+    same ens/member_00$m solo$m
+    cmp <(cut -d, -f1-14 ens/member_00$m/diagnostics.csv) <(cut -d, -f1-14 solo$m/diagnostics.csv) ||
+      fail "member $m: diagnostics.csv differs from its solo run's after the restart"
+  done
   ;;
 *) fail "unknown test $test" ;;
 esac
