@@ -6,14 +6,16 @@
   scripts/bench_ensemble.py --members 1,4 --elements 8,8,8 --order 4 --steps 20 --cores 16
 
 Every member is the base config (default cases/bomex_small.toml) with tiny-member
-overrides (--order, --elements, --steps time steps, no field, profile or checkpoint
-output) and its own case.seed (0, 1, ...). For each M and mode the script measures the
+overrides (--order, --elements, --steps time steps of --dt seconds, no field, profile or
+checkpoint output) and its own case.seed (0, 1, ...). For each M and mode the script measures the
 wall time of the whole job (process starts, set-up and output included: what a batch
 allocation pays) and reports members per hour and core-seconds per member-simulated-hour
 (wall x --cores / (M x simulated hours): the allocation's cost, whatever the mode leaves
 idle). Modes:
   ensemble    one `squall ensemble` job with M members on --cores ranks, --ranks per member
               (groups of --ranks ranks run their members side by side)
+  batched     the same job with --batch: each group's members as one batch, one element
+              list, every kernel launch covering all of them
   serial      M `squall run` processes one after another (each on --ranks ranks)
   concurrent  M `squall run` processes at once (each on --ranks ranks), sharing the cores
 It checks that every member's state_checksum is the same in all modes. Writes
@@ -35,13 +37,15 @@ ROOT = os.path.dirname(HERE)
 sys.path.insert(0, HERE)
 from scaling import UsageError, check_inputs, ensure_matplotlib, launcher_command, parse_int_list  # noqa: E402
 
-MODES = ("ensemble", "serial", "concurrent")
-LABELS = {"ensemble": "squall ensemble (one job)", "serial": "squall run, one after another",
+MODES = ("ensemble", "batched", "serial", "concurrent")
+LABELS = {"ensemble": "squall ensemble (one job)", "batched": "squall ensemble --batch (one job, one element list)",
+          "serial": "squall run, one after another",
           "concurrent": "squall run, M processes at once"}
 
 
 def member_overrides(args):
     return [f"dg.order={args.order}", f"mesh.elements=[{args.elements}]", f"time.max_steps={args.steps}",
+            f"time.dt={args.dt!r}",
             "time.end_time=1e30", "output.interval=0", "output.profiles_interval=0",
             "output.checkpoint_interval=0", "output.profiles_mean_window=[]"] + (args.set or [])
 
@@ -52,7 +56,7 @@ def run_mode(args, mode, members, folder):
     common = member_overrides(args)
     launcher = launcher_command(args, args.ranks)
     runs = []
-    if mode == "ensemble":
+    if mode in ("ensemble", "batched"):
         path = os.path.join(folder, "ensemble.toml")
         with open(path, "w") as f:
             f.write("[ensemble]\n" f"config = {json.dumps(os.path.abspath(args.case))}\n"
@@ -60,7 +64,8 @@ def run_mode(args, mode, members, folder):
                     'vary = { "case.seed" = "range" }\n')
         runs.append(launcher_command(args, args.cores) + [args.squall, "ensemble", path, "--quiet", "--output",
                                                           os.path.join(folder, "out"), "--ranks-per-member",
-                                                          str(args.ranks)])
+                                                          str(args.ranks)] +
+                    (["--batch"] if mode == "batched" else []))
         dirs = [os.path.join(folder, "out", f"member_{m:03d}") for m in range(members)]
     else:
         dirs = [os.path.join(folder, f"run_{m:03d}") for m in range(members)]
@@ -144,6 +149,8 @@ def parse_args(argv):
     p.add_argument("--order", type=int, default=3, help="polynomial order of every member (default 3)")
     p.add_argument("--elements", default="4,4,5", help="elements of every member (default 4,4,5: 5120 DOF at N = 3)")
     p.add_argument("--steps", type=int, default=20, help="time steps per member (default 20)")
+    p.add_argument("--dt", type=float, default=0.5,
+                   help="the fixed time step [s] of every member (default 0.5; batches need a fixed one)")
     p.add_argument("--ranks", type=int, default=1, help="ranks per process (default 1)")
     p.add_argument("--cores", type=int, default=os.cpu_count(), help="cores the job pays for (default: this machine's)")
     p.add_argument("--repeats", type=int, default=3, help="rounds of all modes, alternating (default 3)")
@@ -161,8 +168,8 @@ def parse_args(argv):
         raise UsageError(f"--modes {args.modes}: expected some of {', '.join(MODES)}, serial among them")
     if args.cores % args.ranks != 0:
         raise UsageError(f"--cores {args.cores}: expected a multiple of --ranks {args.ranks}")
-    if not 1 <= args.order <= 8 or args.steps < 1 or args.ranks < 1 or args.cores < 1 or args.repeats < 1:
-        raise UsageError("--order in 1..8, --steps, --ranks, --cores and --repeats at least 1")
+    if not 1 <= args.order <= 8 or args.steps < 1 or args.ranks < 1 or args.cores < 1 or args.repeats < 1 or not args.dt > 0:
+        raise UsageError("--order in 1..8, --steps, --ranks, --cores and --repeats at least 1, --dt > 0")
     check_inputs(args)
     return args
 
