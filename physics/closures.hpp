@@ -24,8 +24,8 @@ KOKKOS_INLINE_FUNCTION Real strain_rate(const Gradients& g) {
 /// No subgrid model: the constant molecular viscosity alone.
 struct ConstantViscosity {
   Real prandtl_t = 1;
-  /// The model with the filter width delta [m] of an element (no effect here).
-  KOKKOS_INLINE_FUNCTION ConstantViscosity at_width(Real) const { return *this; }
+  /// The model of an element (no effect here).
+  KOKKOS_INLINE_FUNCTION ConstantViscosity at_element(Real, Real) const { return *this; }
   template <class Eq>
   KOKKOS_INLINE_FUNCTION Real nu_t(const Eq&, const typename Eq::Prim&, Real, const typename Eq::Gradients&,
                                    bool = false) const {
@@ -41,9 +41,9 @@ struct Smagorinsky {
   Real cs_delta_2;  ///< (C_s Delta)^2 [m^2]
   Real prandtl_t;
   Real gravity;
-  Real cs_2 = 0;  ///< C_s^2, for at_width
-  /// The model with the filter width delta [m] of an element: (C_s^2 delta) delta.
-  KOKKOS_INLINE_FUNCTION Smagorinsky at_width(Real delta) const {
+  /// The model of an element with filter width delta [m] and model_constant C_s^2:
+  /// (C_s^2 delta) delta.
+  KOKKOS_INLINE_FUNCTION Smagorinsky at_element(Real delta, Real cs_2) const {
     Smagorinsky m = *this;
     m.cs_delta_2 = cs_2 * delta * delta;
     return m;
@@ -69,9 +69,10 @@ struct Vreman {
   Real c;
   Real delta_2;  ///< Delta^2 [m^2]
   Real prandtl_t;
-  /// The model with the filter width delta [m] of an element.
-  KOKKOS_INLINE_FUNCTION Vreman at_width(Real delta) const {
+  /// The model of an element with filter width delta [m] and model_constant c.
+  KOKKOS_INLINE_FUNCTION Vreman at_element(Real delta, Real c_of_element) const {
     Vreman m = *this;
+    m.c = c_of_element;
     m.delta_2 = delta * delta;
     return m;
   }

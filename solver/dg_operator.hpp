@@ -35,6 +35,16 @@ namespace squall::dg {
 
 enum class Closure { constant, smagorinsky, vreman };
 
+/// The constant an element's closure takes from C_s (at_element): C_s^2 for Smagorinsky,
+/// c = 2.5 C_s^2 for Vreman, 0 for none.
+inline Real model_constant(Closure closure, Real cs) {
+  switch (closure) {
+    case Closure::smagorinsky: return cs * cs;
+    case Closure::vreman: return Real(2.5) * cs * cs;
+    default: return 0;
+  }
+}
+
 template <int N, class Eq, class ClosureModel>
 struct NodeViscousFlux;
 
@@ -106,6 +116,8 @@ struct OperatorOptions {
   Real prandtl = 0.71;      ///< nu / kappa
   Closure closure = Closure::constant;  ///< subgrid model (needs viscous phases: see viscous())
   Real smagorinsky_cs = 0.17;           ///< C_s (Vreman: c = 2.5 C_s^2)
+  /// A batch (mesh.members() > 1): each member's C_s; empty: smagorinsky_cs for every one.
+  std::vector<Real> member_smagorinsky_cs;
   Real turbulent_prandtl = 1.0 / 3.0;   ///< nu_t / kappa_t
   bool cloud_interior = false;  ///< Smagorinsky's saturated N^2 only inside clouds (physics.cloud_stratification)
   Real schmidt = 1.0;                   ///< tracers: nu / D
@@ -254,9 +266,10 @@ class DgOperator {
   Real viscosity_, diffusivity_, tracer_diffusivity_;
   bool viscous_;
   Closure closure_;
-  Real cs_, prandtl_t_, schmidt_t_;
+  Real prandtl_t_, schmidt_t_;
   bool cloud_interior_;
   DeviceView<Real*> filter_width_;  ///< each element's filter width (its volume)^(1/3) / (N + 1)
+  DeviceView<Real*> model_constant_;  ///< each element's closure constant from its member's C_s (model_constant)
   bool sponge_;
   bool theta_diffusion_;
   bool theta_gradient_;  ///< grad theta is used (theta diffusion, or Smagorinsky's Ri)

@@ -165,8 +165,6 @@ DgOperator<N, Eq>::DgOperator(const mesh::LocalMesh& mesh, const Basis<N>& basis
                           const Geometry& geometry, AuxView aux, const OperatorOptions& options,
                           MPI_Comm comm, Timers& timers)
     : elements_(mesh.element_count()),
-      members_(mesh.members()),
-      ledger_rates_(static_cast<size_t>(mesh.members()) * Eq::nconserved, 0.0),
       eq_(Eq::make(options.gas, options.water)),
       basis_(basis),
       gravity_(options.gravity),
@@ -177,7 +175,6 @@ DgOperator<N, Eq>::DgOperator(const mesh::LocalMesh& mesh, const Basis<N>& basis
       tracer_diffusivity_(options.viscosity / options.schmidt),
       viscous_(options.viscous()),
       closure_(options.closure),
-      cs_(options.smagorinsky_cs),
       prandtl_t_(options.turbulent_prandtl),
       schmidt_t_(options.turbulent_schmidt),
       cloud_interior_(options.cloud_interior),
@@ -197,6 +194,8 @@ DgOperator<N, Eq>::DgOperator(const mesh::LocalMesh& mesh, const Basis<N>& basis
       x_(geometry.x),
       aux_(aux),
       timers_(timers) {
+  members_ = mesh.members();
+  ledger_rates_.assign(static_cast<size_t>(members_) * Eq::nconserved, 0.0);
   for (int d = 0; d < 2; ++d) two_over_h_[d] = 2 / geometry.h[d];
   {  // per element: 2 / h_z, and the filter width (the cube root of the volume over N + 1)
     two_over_hz_ = DeviceView<Real*>("dg::two_over_hz", elements_);
@@ -216,6 +215,17 @@ DgOperator<N, Eq>::DgOperator(const mesh::LocalMesh& mesh, const Basis<N>& basis
     }
     Kokkos::deep_copy(two_over_hz_, sh);
     Kokkos::deep_copy(filter_width_, fh);
+    // Each member's C_s (a batch), or the one C_s.
+    const auto& cs = options.member_smagorinsky_cs;
+    if (!cs.empty() && static_cast<int>(cs.size()) != members_)
+      throw RunError("the operator has " + std::to_string(cs.size()) + " values of C_s for " +
+                     std::to_string(members_) + " members");
+    model_constant_ = DeviceView<Real*>("dg::closure_constant", elements_);
+    const auto mh = Kokkos::create_mirror_view(model_constant_);
+    const int per_member = elements_ / members_;
+    for (int e = 0; e < elements_; ++e)
+      mh(e) = model_constant(options.closure, cs.empty() ? options.smagorinsky_cs : cs[e / per_member]);
+    Kokkos::deep_copy(model_constant_, mh);
   }
   for (int d = 0; d < 3; ++d) walls_anywhere_ |= !mesh.brick().periodic()[d];
   // Subsidence differentiates along the elements' z lines and radiation integrates along

@@ -131,7 +131,8 @@ void DgOperator<N, Eq>::gradient_wall_faces(const StateView& q, int wall, const 
 }
 
 /// f(closure model) with the eddy viscosity model of the chosen closure (one kernel
-/// instantiation per closure); the kernels set each element's filter width (at_width).
+/// instantiation per closure); the kernels set each element's filter width and model
+/// constant (at_element).
 template <int N, class Eq>
 template <class F>
 void DgOperator<N, Eq>::with_closure(const F& f) const {
@@ -139,11 +140,11 @@ void DgOperator<N, Eq>::with_closure(const F& f) const {
     case Closure::constant:
       f(physics::ConstantViscosity{prandtl_t_});
       break;
-    case Closure::smagorinsky:
-      f(physics::Smagorinsky{0, prandtl_t_, gravity_, cs_ * cs_});
+    case Closure::smagorinsky:  // C_s^2 per element (model_constant)
+      f(physics::Smagorinsky{0, prandtl_t_, gravity_});
       break;
-    case Closure::vreman:
-      f(physics::Vreman{Real(2.5) * cs_ * cs_, 0, prandtl_t_});
+    case Closure::vreman:  // c = 2.5 C_s^2 per element
+      f(physics::Vreman{0, 0, prandtl_t_});
       break;
   }
 }
@@ -215,6 +216,7 @@ struct NodeViscousFlux {
   Real l0, l1;  ///< (2 / h_d) / w_0 along x and y (curved: 1 / w_0)
   DeviceView<Real*> two_over_hz;  ///< 2 / h_z per element
   DeviceView<Real*> width;        ///< the closure's filter width per element
+  DeviceView<Real*> model;        ///< the closure's model constant per element (model_constant)
   Real nu, kappa, tracer_diffusivity;
   Real schmidt_t;  ///< nu_t / D_t
   bool lift_T, lift_theta, need_exner, theta_diffusion;
@@ -271,7 +273,7 @@ struct NodeViscousFlux {
     if (curved) to_physical(node.gr, e, n);
     node.w = node_primitive(local, load<Eq>(q, e, n), aux(e, Eq::a_phi, n), th, e, n);
     node.exner_p = !need_exner ? Real(1) : pi.extent(0) > 0 ? pi(e, n) : local.exner(node.w.p);
-    node.nu_t = closure.at_width(width(e)).nu_t(local, node.w, node.exner_p, node.gr, cloud_edge(e, i, j));
+    node.nu_t = closure.at_element(width(e), model(e)).nu_t(local, node.w, node.exner_p, node.gr, cloud_edge(e, i, j));
     node.nu_total = nu + node.nu_t, node.kappa_total = kappa + node.nu_t / closure.prandtl_t;
     node.tracer_total = Eq::ntracers > 0 ? tracer_diffusivity + node.nu_t / schmidt_t : Real(0);
     return node;
@@ -351,7 +353,7 @@ NodeViscousFlux<N, Eq, ClosureModel> DgOperator<N, Eq>::node_viscous_flux(const 
                                                                           const ClosureModel& closure) const {
   const Real s0 = curved_ ? Real(1) : two_over_h_[0], s1 = curved_ ? Real(1) : two_over_h_[1];
   NodeViscousFlux<N, Eq, ClosureModel> nv{gvars_, exner_, grad_surface_, neighbors_, q, aux_, thermo_, eq_, basis_,
-                                      s0, s1, s0 / basis_.w[0], s1 / basis_.w[0], two_over_hz_, filter_width_,
+                                      s0, s1, s0 / basis_.w[0], s1 / basis_.w[0], two_over_hz_, filter_width_, model_constant_,
                                       viscosity_,
                                       diffusivity_, tracer_diffusivity_,
                                       schmidt_t_,

@@ -160,9 +160,10 @@ int ranks_per_member(int ranks, int members, int requested) {
 }
 
 bool batch_may_differ(const std::string& key) {
-  // The initial perturbations of the cases (cases/registry.cpp): nothing the operator sees.
+  // The initial perturbations of the cases (cases/registry.cpp), which the operator does
+  // not see, and the numbers the operator keeps per element (OperatorOptions::member_*).
   return key == "case.seed" || key == "case.amplitude" || key == "case.theta_perturbation" ||
-         key == "case.qt_perturbation";
+         key == "case.qt_perturbation" || key == "physics.smagorinsky_cs";
 }
 
 void check_batch(const EnsemblePlan& plan) {
@@ -202,7 +203,7 @@ void check_batch(const EnsemblePlan& plan) {
                          " differs from member " + std::to_string(zero.index) + "'s " + theirs +
                          ": the members of a batch (ensemble.batch, --batch) may differ only in their initial "
                          "perturbations (case.seed, case.amplitude, case.theta_perturbation, case.qt_perturbation) "
-                         "for now; run them without batch");
+                         "and in physics.smagorinsky_cs for now; run them without batch");
     }
   }
 }

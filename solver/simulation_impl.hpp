@@ -220,6 +220,9 @@ void run_equations(const RunContext& ctx, std::vector<std::unique_ptr<Case>> cas
       };
     }
   }
+  if (batched)  // the numbers each member may have of its own (check_batch)
+    for (const BatchMember& member : members_of)
+      options.member_smagorinsky_cs.push_back(member.config->physics.smagorinsky_cs);
   const Eq eq = Eq::make(options.gas, options.water);
   dg::DgOperator<N, Eq> rhs(mesh, basis, geometry, aux, options, comm, ctx.timers);
   TimeIntegrator integrator(config.time.integrator, rhs.state_size());

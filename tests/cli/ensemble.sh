@@ -133,8 +133,8 @@ EOF
   same ens/member_002 solo2
   ;;
 batch)
-  # Batches of 1, 3 and 8 members (seeds and perturbation amplitudes varying, a fixed
-  # time step), with field files, profiles and the subgrid fluxes written on the way:
+  # Batches of 1, 3 and 8 members (seeds, perturbation amplitudes and C_s varying, a
+  # fixed time step), with field files, profiles and the subgrid fluxes written on the way:
   # every member's checksum, ledger and records are those of its solo run.
   sets='"time.max_steps=8", "time.dt=2.0", "output.checkpoint_interval=0", "output.interval=8.0", "output.profiles_interval=4.0"'
   ensemble_file one.toml "$sets" <<EOF
@@ -146,15 +146,15 @@ EOF
   same one/member_000 solo
   ensemble_file three.toml "$sets" <<EOF
 members = 3
-vary = { "case.seed" = "range", "case.theta_perturbation" = [0.1, 0.3, 0.1] }
+vary = { "case.seed" = "range", "case.theta_perturbation" = [0.1, 0.3, 0.1], "physics.smagorinsky_cs" = [0.23, 0.23, 0.3] }
 EOF
   "$squall" ensemble three.toml --output three --batch --quiet || fail "a batch of 3"
   python3 -c "import json; s=json.load(open('three/ensemble_summary.json')); \
 assert s['batch'] and [r['batch_members'] for r in s['member_records']] == [3, 3, 3], s" || fail "not one batch of 3"
   for m in 0 1 2; do
-    tp=0.1; [ $m = 1 ] && tp=0.3
+    tp=0.1 cs=0.23; [ $m = 1 ] && tp=0.3; [ $m = 2 ] && cs=0.3
     solo solo$m 1 time.max_steps=8 time.dt=2.0 output.checkpoint_interval=0 output.interval=8.0 \
-      output.profiles_interval=4.0 case.seed=$m case.theta_perturbation=$tp
+      output.profiles_interval=4.0 case.seed=$m case.theta_perturbation=$tp physics.smagorinsky_cs=$cs
     same three/member_00$m solo$m
     # diagnostics.csv up to the wall-clock column, and the data of every record file
     cmp <(cut -d, -f1-14 three/member_00$m/diagnostics.csv) <(cut -d, -f1-14 solo$m/diagnostics.csv) ||
@@ -165,6 +165,9 @@ assert s['batch'] and [r['batch_members'] for r in s['member_records']] == [3, 3
     done
   done
   $check same-checksum three/member_000/summary.json three/member_001/summary.json && fail "seeds 0 and 1 gave one state"
+  # C_s matters: member 2 with member 0's C_s is another state
+  solo cs0 1 time.max_steps=8 time.dt=2.0 output.checkpoint_interval=0 case.seed=2
+  $check same-checksum three/member_002/summary.json cs0/summary.json && fail "C_s = 0.3 and 0.23 gave one state"
   # 8 members on 2 ranks: two groups of one rank, each a batch of 4; and one group of both
   # ranks, a batch of 8 split over them.
   ensemble_file eight.toml '"time.max_steps=6", "time.dt=2.0", "output.checkpoint_interval=0"' <<EOF
