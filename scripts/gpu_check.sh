@@ -19,6 +19,9 @@
 # Everything lands in OUT (default ./gpu_check): ctest logs, bench.csv files,
 # results.md with the verdicts. Exit status 0 only when every check passed.
 #
+# Then ensembles of 1e5-DOF members on the device: batched (squall ensemble --batch), not
+# batched, one after another and at once (scripts/bench_ensemble.py), and a batch's
+# aggregate rate against one mesh of the same size.
 # Last, BOMEX and DYCOMS-II RF01 at the intercomparisons' resolution for
 # SQUALL_GPU_BOMEX_SECONDS (default 300) and SQUALL_GPU_DYCOMS_SECONDS (default 120) of
 # wall time: their time to solution.
@@ -120,6 +123,36 @@ for size in "--elements 16,16,16" "--dof 1e7"; do
         python3 -c "import sys; print(f', teams/nodes {float(sys.argv[2]) / float(sys.argv[1]):.3f}')" "$n" "$t")"
   done
 done
+
+log ""
+log "## Ensembles on one device (bomex_small members of 1e5 DOF: N = 4, 10 x 10 x 8 elements, 20 steps of 0.15 s)"
+# squall ensemble with and without --batch, M runs one after another and M processes at
+# once sharing the device (scripts/bench_ensemble.py, which also checks that every mode
+# gives every member the same state_checksum); then the aggregate DOF x stages per second
+# of the batch of 16 against one run of the same 16 x 1e5 DOF as one mesh.
+if python3 "$here/scripts/bench_ensemble.py" --squall "$out/build-strict/squall" --cores 1 --members 1,4,16 \
+    --order 4 --elements 10,10,8 --steps 20 --dt 0.15 --repeats 2 --out "$out/bench-ensemble" \
+    >"$out/bench-ensemble.log" 2>&1; then
+  sed -n '3,$p' "$out/bench-ensemble/bench_ensemble.md" >>"$results"
+  "$out/build-strict/squall" run "$here/cases/bomex_small.toml" --quiet --output "$out/ensemble-one-mesh" \
+    --set dg.order=4 --set "mesh.elements=[40,40,8]" --set "mesh.domain=[[0, 12800], [0, 12800], [0, 3000]]" \
+    --set time.max_steps=20 --set time.dt=0.15 --set time.end_time=1e30 --set output.interval=0 \
+    --set output.profiles_interval=0 --set output.checkpoint_interval=0 --set "output.profiles_mean_window=[]" \
+    >"$out/ensemble-one-mesh.log" 2>&1
+  python3 - "$out/bench-ensemble/runs" "$out/ensemble-one-mesh/summary.json" >>"$results" <<'PY' || status=1
+import glob, json, sys
+batch = [json.load(open(f))["member_records"][0]["pid_seconds"]
+         for f in sorted(glob.glob(sys.argv[1] + "/M16_batched_r*/out/ensemble_summary.json"))]
+one = json.load(open(sys.argv[2]))["pid_seconds"]
+best = min(batch)
+print(f"- batch of 16: {1 / best:.3g} DOF stages/s (PID {best:.3g} s); one mesh of the same DOF: {1 / one:.3g} "
+      f"(PID {one:.3g} s); batch / one mesh = {one / best:.2f} (goal >= 0.8)")
+PY
+  tail -1 "$results"
+else
+  log "- bench_ensemble.py failed (see $out/bench-ensemble.log)"
+  status=1
+fi
 
 # The moist cases at the intercomparisons' resolution for a fixed wall time each, stopped
 # by SIGTERM (the run stops at the next step and writes its checkpoint and summary): time
