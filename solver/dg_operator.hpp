@@ -176,6 +176,14 @@ class DgOperator {
   /// diffusion limit of the time step; before the first call, and without viscous
   /// terms, the molecular one. Not reduced over ranks.
   Real max_diffusivity() const { return max_diffusivity_; }
+  /// The same for member m of a batch alone (its own elements); max_diffusivity() for a
+  /// run of its own.
+  Real max_diffusivity(int m) const {
+    if (element_diffusivity_.extent(0) == 0 || !evaluated_) return max_diffusivity_;
+    const auto d = element_diffusivity_;
+    const int per_member = elements_ / members_, first = m * per_member;
+    return parallel_max("dg::member_max_diffusivity", per_member, KOKKOS_LAMBDA(const int e) { return d(first + e); });
+  }
   /// max(nu, kappa, D): D only with tracers.
   Real max_molecular_diffusivity() const {
     return std::max(viscosity_, Eq::ntracers > 0 ? std::max(diffusivity_, tracer_diffusivity_) : diffusivity_);
@@ -269,6 +277,7 @@ class DgOperator {
   Real prandtl_t_, schmidt_t_;
   bool cloud_interior_;
   DeviceView<Real*> filter_width_;  ///< each element's filter width (its volume)^(1/3) / (N + 1)
+  DeviceView<Real*> element_diffusivity_;  ///< a batch with viscous terms: each element's largest diffusivity
   DeviceView<Real*> model_constant_;  ///< each element's closure constant from its member's C_s (model_constant)
   bool sponge_;
   bool theta_diffusion_;

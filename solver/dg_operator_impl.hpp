@@ -337,6 +337,7 @@ DgOperator<N, Eq>::DgOperator(const mesh::LocalMesh& mesh, const Basis<N>& basis
     Kokkos::deep_copy(conserved_, ch);
   }
   if (viscous_) {
+    if (members_ > 1) element_diffusivity_ = DeviceView<Real*>("dg::element_diffusivity", elements_);
     gvars_ = DeviceView<Real***>("dg::gradient_variables", elements_, Eq::ngrad, L::nodes);
     if (theta_gradient_) exner_ = DeviceView<Real**>("dg::exner", elements_, L::nodes);
     // Pi(p_ref), for Eq::exner_near. A rank forms the gradient variables of a remote
@@ -388,6 +389,7 @@ template <int N, class Eq>
 void DgOperator<N, Eq>::operator()(Real t, const FlatView& q_flat, const FlatView& dq_flat) {
   const StateView q = state_view(q_flat), dq = state_view(dq_flat);
   for (double& r : ledger_rates_) r = 0;
+  if (element_diffusivity_.extent(0) > 0) Kokkos::deep_copy(element_diffusivity_, Real(0));
   // 1. Start the halo exchange: this rank's traces on MPI faces go out.
   start_halo_exchange(q);
   // 2. Volume integral (overlaps the exchange).

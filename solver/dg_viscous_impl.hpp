@@ -227,6 +227,9 @@ struct NodeViscousFlux {
   bool curved;
   DeviceView<Real***> metrics;           ///< curved: J a^i per node (Geometry::metrics)
   DeviceView<Real**> inverse_jacobian;   ///< curved: 1 / J per node
+  /// A batch: each element's largest total diffusivity (zero before the pass), for each
+  /// member's own time step; empty otherwise.
+  DeviceView<Real*> element_max;
 
   /// Fills f[d][v - first_viscous] with component v of F_v,d at node (i, j, k) of
   /// element e and returns the node's largest total diffusivity max(nu + nu_t,
@@ -253,8 +256,10 @@ struct NodeViscousFlux {
         for (int d = 0; d < 3; ++d) f[d][v] = ja[d][0] * f0 + ja[d][1] * f1 + ja[d][2] * f2;
       }
     }
-    if constexpr (Eq::ntracers > 0) return math::max(math::max(nu_total, kappa_total), tracer_total);
-    return math::max(nu_total, kappa_total);
+    Real largest = math::max(nu_total, kappa_total);
+    if constexpr (Eq::ntracers > 0) largest = math::max(largest, tracer_total);
+    if (element_max.extent(0) > 0) Kokkos::atomic_fetch_max(&element_max(e), largest);  // exact: any order
+    return largest;
   }
   /// What a node's viscous fluxes are formed from: its lifted gradients, primitive
   /// variables, Pi(p) and the total diffusivities (molecular and eddy).
@@ -363,7 +368,8 @@ NodeViscousFlux<N, Eq, ClosureModel> DgOperator<N, Eq>::node_viscous_flux(const 
                                       !theta_diffusion_, theta_gradient_,
                                       // Pi(p) once per node, for theta diffusion and Smagorinsky.
                                       theta_diffusion_ || closure_ == Closure::smagorinsky, theta_diffusion_,
-                                      closure, cloud_interior_, curved_, metrics_, inverse_jacobian_};
+                                      closure, cloud_interior_, curved_, metrics_, inverse_jacobian_,
+                                      element_diffusivity_};
   return nv;
 }
 
@@ -401,6 +407,11 @@ template <int N, class Eq>
 void DgOperator<N, Eq>::evaluate_for_diagnostics(Real t, const FlatView& q_flat, const FlatView& scratch) {
   const Real kept_diffusivity = max_diffusivity_;
   const bool kept_evaluated = evaluated_;
+  DeviceView<Real*> kept_elements;  // a batch's per-element diffusivities
+  if (element_diffusivity_.extent(0) > 0) {
+    kept_elements = DeviceView<Real*>("dg::kept_element_diffusivity", element_diffusivity_.extent(0));
+    Kokkos::deep_copy(kept_elements, element_diffusivity_);
+  }
   const std::vector<double> kept_rates = ledger_rates_;
   const bool was_paused = timers_.pause(true);  // not a step: out of the phase times
   (*this)(t, q_flat, scratch);
@@ -408,6 +419,7 @@ void DgOperator<N, Eq>::evaluate_for_diagnostics(Real t, const FlatView& q_flat,
   timers_.pause(was_paused);
   max_diffusivity_ = kept_diffusivity;
   evaluated_ = kept_evaluated;
+  if (kept_elements.extent(0) > 0) Kokkos::deep_copy(element_diffusivity_, kept_elements);
   ledger_rates_ = kept_rates;
 }
 

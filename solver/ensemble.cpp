@@ -161,18 +161,21 @@ int ranks_per_member(int ranks, int members, int requested) {
 
 bool batch_may_differ(const std::string& key) {
   // The initial perturbations of the cases (cases/registry.cpp), which the operator does
-  // not see, and the numbers the operator keeps per element (OperatorOptions::member_*).
-  return key == "case.seed" || key == "case.amplitude" || key == "case.theta_perturbation" ||
-         key == "case.qt_perturbation" || key == "physics.smagorinsky_cs";
+  // not see; the numbers the operator keeps per element (OperatorOptions::member_*); and
+  // each member's time steps and output times (its clock: MemberClock).
+  static const char* const keys[] = {"case.seed",          "case.amplitude",           "case.theta_perturbation",
+                                     "case.qt_perturbation", "physics.smagorinsky_cs", "time.cfl",
+                                     "time.dt",            "time.end_time",            "time.max_steps",
+                                     "output.interval",    "output.profiles_interval", "output.checkpoint_interval",
+                                     "output.checkpoint_steps"};
+  for (const char* k : keys)
+    if (key == k) return true;
+  return false;
 }
 
 void check_batch(const EnsemblePlan& plan) {
   const std::string where = plan.spec.source + ": ";
   const Config& first = plan.configs.front();
-  if (!(first.time.dt > 0))
-    throw InputError(where + "'time.dt' = 0 (the step from time.cfl): a batch (ensemble.batch, --batch) needs a fixed "
-                             "time.dt, so that every member takes the steps it takes alone; set time.dt, or run the "
-                             "members without batch");
   if (first.radiation.scheme != "none")
     throw InputError(where + "'radiation.scheme' = \"" + first.radiation.scheme +
                      "\": a batch (ensemble.batch, --batch) does not take radiation yet (its column integrals span "
@@ -202,8 +205,10 @@ void check_batch(const EnsemblePlan& plan) {
         throw InputError(where + "member " + std::to_string(member.index) + ": '" + key + "' = " + mine +
                          " differs from member " + std::to_string(zero.index) + "'s " + theirs +
                          ": the members of a batch (ensemble.batch, --batch) may differ only in their initial "
-                         "perturbations (case.seed, case.amplitude, case.theta_perturbation, case.qt_perturbation) "
-                         "and in physics.smagorinsky_cs for now; run them without batch");
+                         "perturbations (case.*: seed, amplitude, theta_perturbation, qt_perturbation), "
+                         "physics.smagorinsky_cs, their time steps and end (time.*: cfl, dt, end_time, max_steps) "
+                         "and output times (output.*: interval, profiles_interval, checkpoint_interval, "
+                         "checkpoint_steps) for now; run them without batch");
     }
   }
 }
@@ -300,14 +305,13 @@ int run_ensemble(const EnsemblePlan& plan, MPI_Comm comm, bool restart_latest) {
       write_failed = true;
     }
   };
-  // A batch's members, with what an earlier invocation left of each, by the checkpoint
-  // they continue from ("" for a new start): members continue together from the same step.
+  // The batch's members, with what an earlier invocation left of each.
   struct Pending {
     int m;
     MemberRecord before;
     std::string restart;
   };
-  std::vector<std::pair<std::string, std::vector<Pending>>> batches;
+  std::vector<Pending> pending;
   for (int m = group; m < count && !write_failed; m += groups) {
     const io::EnsembleMember& member = plan.spec.members[static_cast<size_t>(m)];
     const std::string dir = io::member_dir(plan.output_dir, member.index);
@@ -329,11 +333,8 @@ int run_ensemble(const EnsemblePlan& plan, MPI_Comm comm, bool restart_latest) {
     const std::string newest = restart_latest ? io::latest_checkpoint(dir) : std::string();
     const std::string restart = newest.empty() ? "" : "latest";
     log::info("ensemble: " + what + " -> " + dir + (restart.empty() ? "" : " (continued from its newest checkpoint)"));
-    if (plan.batch) {
-      const std::string from = std::filesystem::path(newest).filename().string();
-      auto at = std::find_if(batches.begin(), batches.end(), [&](const auto& b) { return b.first == from; });
-      if (at == batches.end()) at = batches.insert(batches.end(), {from, {}});
-      at->second.push_back({m, before, restart});
+    if (plan.batch) {  // each member of a batch keeps its own clock: new and continued ones together
+      pending.push_back({m, before, restart});
       continue;
     }
     io::RunSummary tag;
@@ -346,11 +347,11 @@ int run_ensemble(const EnsemblePlan& plan, MPI_Comm comm, bool restart_latest) {
     });
     finish(member, before, outcome.message, outcome.status, s);
   }
-  for (const auto& [from, pending] : batches) {
-    if (write_failed || stopped || agreed_stop_signal(group_comm) != 0) {
-      stopped = !write_failed;
-      break;
-    }
+  if (!pending.empty() && (write_failed || stopped || agreed_stop_signal(group_comm) != 0)) {
+    stopped = !write_failed;
+    pending.clear();
+  }
+  if (!pending.empty()) {
     std::vector<BatchRun> runs;
     std::string indices;
     for (const Pending& p : pending) {
@@ -363,7 +364,7 @@ int run_ensemble(const EnsemblePlan& plan, MPI_Comm comm, bool restart_latest) {
       runs.push_back(run);
       indices += (indices.empty() ? "" : ", ") + std::to_string(member.index);
     }
-    log::info("ensemble: members " + indices + " as one batch" + (from.empty() ? "" : " from their " + from));
+    log::info("ensemble: members " + indices + " as one batch");
     std::vector<BatchResult> results;
     const CollectiveOutcome outcome =
         collective(group_comm, [&] { results = run_batch(runs, *plan.case_info, group_comm); });

@@ -1,5 +1,6 @@
 #pragma once
 // Definition of run_dg<N>; included only by the solver/simulation_order*.cpp files.
+#include <algorithm>
 #include <array>
 #include <memory>
 #include <utility>
@@ -191,6 +192,17 @@ void run_equations(const RunContext& ctx, std::vector<std::unique_ptr<Case>> cas
     std::string last_checkpoint;
     long checkpoint_step = -1;  ///< the step of last_checkpoint
     bool active = true;  ///< false once it failed (in a batch; a run of its own throws)
+    bool restarted = false;  ///< it continues from a checkpoint
+    bool done = false;       ///< its loop has ended and its last records are written
+    bool stopping = false;   ///< its loop has ended (records no longer the schedule's)
+    bool stopped = false;    ///< by a signal
+    std::array<Real, 2> maxima{};  ///< wave speed of its state, largest diffusivity of the last stage
+    double last_output_time = -1, last_row_time = -1, last_profile_time = -1;
+    double next_output = 0, t_start = 0;
+    bool at_output = false;
+    long first_step = 0;
+    RunState before;  ///< at the start of the step
+    std::unique_ptr<Schedule> schedule;  ///< its output times
   };
   std::vector<Member> team(static_cast<size_t>(members));
   for (int m = 0; m < members; ++m) {
@@ -205,6 +217,7 @@ void run_equations(const RunContext& ctx, std::vector<std::unique_ptr<Case>> cas
     u.the_case->initialize(u.x, u.q, u.aux);
     u.the_case->initialize_tracers(u.x, u.q, Eq::i_tracer, Eq::ntracers);
   }
+  std::vector<double> stage_times(static_cast<size_t>(members), 0.0);  // the integrator's, per member
   dg::OperatorOptions options = detail::operator_options(config, gravity);
   options.gas = lead_case.equations().gas;
   options.water = lead_case.water();
@@ -215,8 +228,13 @@ void run_equations(const RunContext& ctx, std::vector<std::unique_ptr<Case>> cas
     } else {
       std::vector<const Case*> each;
       for (const auto& c : cases) each.push_back(c.get());
-      options.case_sources = [each](const SourceArgs& a) {
-        for (size_t m = 0; m < each.size(); ++m) each[m]->add_sources(a.member(static_cast<int>(m)));
+      const double* times = stage_times.data();  // each member's time of the stage (MemberClock)
+      options.case_sources = [each, times](const SourceArgs& a) {
+        for (size_t m = 0; m < each.size(); ++m) {
+          SourceArgs b = a.member(static_cast<int>(m));
+          b.t = times[m];
+          each[m]->add_sources(b);
+        }
       };
     }
   }
@@ -267,18 +285,16 @@ void run_equations(const RunContext& ctx, std::vector<std::unique_ptr<Case>> cas
                "; the other members of the batch go on");
   };
 
-  // Where each member starts: t = 0, or its checkpoint (a batch's members, the same step).
+  // Where each member starts: t = 0, or its checkpoint.
   for (Member& u : team) {
     u.run.initial.assign(nc, 0.0);
     u.run.boundary_inflow.assign(nc, 0.0);
   }
-  const bool restarted = !team[0].ctx->restart_path.empty();
   for (Member& u : team) {
     const std::string& path = u.ctx->restart_path;
-    if (path.empty() != !restarted)
-      throw InputError("a batch either starts every member or continues every member from a checkpoint");
+    u.restarted = !path.empty();
     const Config& own = *u.ctx->config;
-    if (restarted) {
+    if (u.restarted) {
       u.run = load_checkpoint(path, comm, own, case_name, member_mesh, info, u.the_case->saved_state().size(), u.host);
       if (own.time.end_time < u.run.t) {
         char text[160];
@@ -286,10 +302,6 @@ void run_equations(const RunContext& ctx, std::vector<std::unique_ptr<Case>> cas
                       own.time.end_time, u.run.t);
         throw InputError(text + path + ": set a later end time to continue the run");
       }
-      if (u.run.step != team[0].run.step)
-        throw InputError("the checkpoint " + path + " is at step " + std::to_string(u.run.step) + ", " +
-                         team[0].ctx->restart_path + " at step " + std::to_string(team[0].run.step) +
-                         ": a batch continues its members from the same step");
       u.the_case->restore_state(u.run.case_state);
       Kokkos::deep_copy(u.q, u.host.q);
       u.host.time = u.run.t;
@@ -318,26 +330,24 @@ void run_equations(const RunContext& ctx, std::vector<std::unique_ptr<Case>> cas
   for (Member& u : team) {
     const std::string csv_path = u.ctx->output_dir + "/diagnostics.csv";
     const std::string profiles_path = u.ctx->output_dir + "/profiles.nc";
-    if (restarted) drop_later_records(csv_path, profiles_path, u.run.records_time, comm);
-    on_rank_0([&] { u.csv = io::CsvWriter(csv_path, diagnostics_columns(info, *u.the_case), restarted); });
-    start_profiles(profiles_path, restarted, comm);
+    if (u.restarted) drop_later_records(csv_path, profiles_path, u.run.records_time, comm);
+    on_rank_0([&] { u.csv = io::CsvWriter(csv_path, diagnostics_columns(info, *u.the_case), u.restarted); });
+    start_profiles(profiles_path, u.restarted, comm);
   }
 
   // Curved elements: each rank measured its own nodes; the time step takes the smallest.
   Real min_spacing = geometry.min_node_spacing;
   if (geometry.curved) MPI_Allreduce(&geometry.min_node_spacing, &min_spacing, 1, MPI_DOUBLE, MPI_MIN, comm);
-  if (!restarted)
-    for (Member& u : team) u.run.max_diffusivity = rhs.max_diffusivity();
+  for (Member& u : team)
+    if (!u.restarted) u.run.max_diffusivity = rhs.max_diffusivity();  // the molecular one
   const auto max_wave_speed = [&](const Member& u) {
     return detail::max_wave_speed_and<N, Eq>(eq, u.q, u.aux, 0, comm)[0];
   };
   // The wave speed of each member's state at the start of each step (the initial states
   // were checked above), and the largest diffusivity of the last stage before it.
-  std::vector<std::array<Real, 2>> maxima(static_cast<size_t>(members));
   for (int m = 0; m < members; ++m)
-    maxima[m] = detail::max_wave_speed_and<N, Eq>(eq, team[m].q, team[m].aux, rhs.max_diffusivity(), comm);
+    team[m].maxima = detail::max_wave_speed_and<N, Eq>(eq, team[m].q, team[m].aux, rhs.max_diffusivity(m), comm);
   double loop_start = MPI_Wtime();
-  double last_output_time = -1, last_row_time = -1;
 
   // With viscous terms, profiles.nc also gets the modelled (subgrid) fluxes, which one
   // more evaluation of the right-hand side per profile time forms (for every member of a
@@ -355,14 +365,15 @@ void run_equations(const RunContext& ctx, std::vector<std::unique_ptr<Case>> cas
     }
   }
   // What the operator adds to profiles.nc (nothing without viscous terms or radiation),
-  // per member: the modelled fluxes and, with radiation, the horizontal mean of its net
-  // flux, from the same evaluation, on the grid.
+  // for the members `which`: the modelled fluxes and, with radiation, the horizontal mean
+  // of its net flux, from the same evaluation, on the grid.
   struct OperatorProfiles {
     SubgridProfiles subgrid;
     std::vector<NodeProfile> further;
   };
-  const auto operator_profiles = [&](double time) {
+  const auto operator_profiles = [&](const std::vector<int>& which) {
     std::vector<OperatorProfiles> out(static_cast<size_t>(members), OperatorProfiles{subgrid_names, {}});
+    const Real time = team[which[0]].run.t;  // sources take no time (physics/sources.hpp)
     const auto member_part = [&](const auto& nodes, int m) {
       return HostView<Real***>(Kokkos::subview(nodes, std::make_pair(m * member_elements, (m + 1) * member_elements),
                                                Kokkos::ALL, Kokkos::ALL));
@@ -371,8 +382,7 @@ void run_equations(const RunContext& ctx, std::vector<std::unique_ptr<Case>> cas
       const DeviceView<Real***> nodes("dg::subgrid_fluxes", elements, dg::SubgridFlux::count<Eq>, L::nodes);
       rhs.subgrid_fluxes(time, q_flat, integrator.stage_buffer(), nodes);
       const auto host_nodes = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), nodes);
-      for (int m = 0; m < members; ++m)
-        if (team[m].active) out[m].subgrid.field = grid_node_values(member_part(host_nodes, m), lgl_nodes, member_mesh);
+      for (int m : which) out[m].subgrid.field = grid_node_values(member_part(host_nodes, m), lgl_nodes, member_mesh);
     } else if (rhs.radiation()) {
       rhs.evaluate_for_diagnostics(time, q_flat, integrator.stage_buffer());
     }
@@ -389,20 +399,15 @@ void run_equations(const RunContext& ctx, std::vector<std::unique_ptr<Case>> cas
     write_profiles(u.ctx->output_dir + "/profiles.nc", info, grid, u.run.t, comm, case_name, time_units,
                    rhs.viscous() ? &op.subgrid : nullptr, op.further);
   };
-  // Set when the time loop has ended: the records written then (between output times,
-  // after max_steps or a signal) are not the schedule's, and run.records_time stays put.
-  bool stopping = false;
-  // A diagnostics row of each member (with the ledger of each conserved quantity:
-  // time_loop.hpp) and, with a file index >= 0, field file number `file`.
-  const auto output = [&](long file) {
+  // Set when a member's time loop has ended: the records written then (between output
+  // times, after max_steps or a signal) are not the schedule's, and run.records_time
+  // stays put.
+  // A diagnostics row of each member of `which` (with the ledger of each conserved
+  // quantity: time_loop.hpp) and, with file numbers >= 0, its field file number files[i].
+  const auto output = [&](const std::vector<int>& which, const std::vector<long>& files) {
     ScopedTimer timer(ctx.timers, "output");
-    const bool with_profiles = file >= 0 && config.output.profiles_interval == 0;
-    // The operator's profiles first: their node values are gone before the grid is formed.
-    std::vector<OperatorProfiles> op;
-    double t = 0;
-    for (Member& u : team) {
-      if (!u.active) continue;
-      t = u.run.t;
+    for (int m : which) {
+      Member& u = team[m];
       copy_to_host(u, u.run.t);
       const auto now = conserved_integrals(u.host, info.conserved, u.weights, comm);
       const Ledger budget = ledger(u.run, now);
@@ -414,44 +419,52 @@ void run_equations(const RunContext& ctx, std::vector<std::unique_ptr<Case>> cas
       for (double v : {speed, cfl, MPI_Wtime() - loop_start}) row.push_back(v);
       for (double v : u.the_case->time_series(u.host, comm)) row.push_back(v);
       on_rank_0([&] { u.csv.row(row); });
-      if (!stopping) u.run.records_time = u.run.t;
+      u.last_row_time = u.run.t;
+      if (!u.stopping) u.run.records_time = u.run.t;
     }
-    last_row_time = t;
-    if (file < 0) return;
-    if (with_profiles) op = operator_profiles(t);
-    for (int m = 0; m < members; ++m) {
-      Member& u = team[m];
-      if (!u.active) continue;
+    if (files[0] < 0) return;
+    // The operator's profiles first: their node values are gone before the grid is formed.
+    std::vector<int> with_profiles;  // members whose profiles come with their field files
+    for (int m : which)
+      if (team[m].ctx->config->output.profiles_interval == 0) with_profiles.push_back(m);
+    const std::vector<OperatorProfiles> op =
+        with_profiles.empty() ? std::vector<OperatorProfiles>() : operator_profiles(with_profiles);
+    for (size_t i = 0; i < which.size(); ++i) {
+      Member& u = team[which[i]];
       const GridValues grid = grid_values(info, derive, u.host, lgl_nodes, member_mesh);
-      write_field_file(u.ctx->output_dir + "/" + detail::field_file_name(static_cast<int>(file)), info, grid,
+      write_field_file(u.ctx->output_dir + "/" + detail::field_file_name(static_cast<int>(files[i])), info, grid,
                        u.run.t, N, comm, case_name, time_units);
-      if (with_profiles) write_profiles_of(u, grid, op[m]);
+      if (u.ctx->config->output.profiles_interval == 0) write_profiles_of(u, grid, op[which[i]]);
+      u.last_output_time = u.run.t;
     }
-    last_output_time = t;
   };
   // Profiles on their own schedule (output.profiles_interval > 0), each with a
   // diagnostics row (the time series of a case follow the profiles' sampling).
-  double last_profile_time = -1;
-  const auto profiles = [&](double t) {
-    if (t == last_profile_time) return;
-    if (t != last_row_time) output(-1);
+  const auto profiles = [&](std::vector<int> which) {
+    which.erase(std::remove_if(which.begin(), which.end(),
+                               [&](int m) { return team[m].run.t == team[m].last_profile_time; }),
+                which.end());
+    if (which.empty()) return;
+    std::vector<int> rows;
+    for (int m : which)
+      if (team[m].run.t != team[m].last_row_time) rows.push_back(m);
+    if (!rows.empty()) output(rows, std::vector<long>(rows.size(), -1));
     ScopedTimer timer(ctx.timers, "output");
-    const std::vector<OperatorProfiles> op = operator_profiles(t);
-    for (int m = 0; m < members; ++m) {
+    for (int m : which) copy_to_host(team[m], team[m].run.t);
+    const std::vector<OperatorProfiles> op = operator_profiles(which);
+    for (int m : which) {
       Member& u = team[m];
-      if (!u.active) continue;
-      copy_to_host(u, u.run.t);
       write_profiles_of(u, grid_values(info, derive, u.host, lgl_nodes, member_mesh), op[m]);
-      if (!stopping) u.run.records_time = u.run.t;
+      u.last_profile_time = u.run.t;
+      if (!u.stopping) u.run.records_time = u.run.t;
     }
-    last_profile_time = t;
   };
-  const Schedule schedule(config);
   for (Member& u : team) {
-    if (restarted) schedule.resume(u.run);
+    u.schedule = std::make_unique<Schedule>(*u.ctx->config);
+    if (u.restarted) u.schedule->resume(u.run);
     set_aside_later_fields(u.ctx->output_dir, comm, u.run.t);
   }
-  const auto checkpoint_of = [&](Member& u) {
+  const auto checkpoint = [&](Member& u) {
     if (u.run.step == u.checkpoint_step) return u.last_checkpoint;
     ScopedTimer timer(ctx.timers, "checkpoint");
     copy_to_host(u, u.run.t);
@@ -461,77 +474,101 @@ void run_equations(const RunContext& ctx, std::vector<std::unique_ptr<Case>> cas
     u.checkpoint_step = u.run.step;
     return u.last_checkpoint;
   };
-  const auto checkpoint = [&]() {
-    for (Member& u : team)
-      if (u.active) checkpoint_of(u);
-  };
 
-  const double end_time = config.time.end_time;
-  RunState& lead = team[0].run;  // the step and time of every active member (they step together)
-  const auto lead_member = [&]() -> Member& {
-    for (Member& u : team)
-      if (u.active) return u;
-    return team[0];
+  const auto running = [&](const Member& u) {
+    const TimeConfig& time = u.ctx->config->time;
+    return u.active && !u.done && u.run.t < time.end_time && (time.max_steps == 0 || u.run.step < time.max_steps);
+  };
+  // A member whose loop has ended (its end time, max_steps or a stop signal): the records
+  // of its last state, its checkpoint and its mean profiles.
+  const auto finish = [&](Member& u, int m) {
+    u.stopping = true;
+    if (u.run.t != u.last_output_time) output({m}, {u.run.output_count + 1});
+    if (u.schedule->profiles_interval > 0) profiles({m});
+    checkpoint(u);
+    // After the checkpoint, so that a failure to write the means loses nothing.
+    if (u.ctx->config->output.profiles_mean_window.size() == 2) {
+      ScopedTimer timer(ctx.timers, "output");
+      write_mean_profiles(u.ctx->output_dir, *u.ctx->config, comm);
+    }
+    u.done = true;
   };
   // Field files: 0 is the initial state, k the k-th interval output, and a run that ends
   // between output times writes the next number.
-  if (!restarted) output(0);
-  if (!restarted && schedule.profiles_interval > 0) profiles(lead.t);
-  log::info("time loop: end_time = " + std::to_string(end_time) + " s, " + integrator.name() + ", " +
+  std::vector<int> all(static_cast<size_t>(members)), fresh;
+  for (int m = 0; m < members; ++m) {
+    all[m] = m;
+    if (!team[m].restarted) fresh.push_back(m);
+  }
+  if (!fresh.empty()) output(fresh, std::vector<long>(fresh.size(), 0));
+  std::vector<int> fresh_profiles;
+  for (int m : fresh)
+    if (team[m].schedule->profiles_interval > 0) fresh_profiles.push_back(m);
+  if (!fresh_profiles.empty()) profiles(fresh_profiles);
+  log::info("time loop: end_time = " + std::to_string(config.time.end_time) + " s, " + integrator.name() + ", " +
             (config.time.dt > 0 ? "fixed dt = " + std::to_string(config.time.dt) + " s"
                                 : "cfl = " + std::to_string(config.time.cfl)) +
-            (batched ? ", a batch of " + std::to_string(members) + " members" : std::string()));
+            (batched ? ", a batch of " + std::to_string(members) + " members, each with its own steps"
+                     : std::string()));
 
   install_stop_signals();
   loop_start = MPI_Wtime();
   double last_print = loop_start;
   double output_seconds_before = ctx.timers.seconds("output") + ctx.timers.seconds("checkpoint");
   const long warmup = config.time.warmup_steps;
-  const long first_step = lead.step;
-  const double t_start = lead.t;
+  long loop_steps = 0;  // steps of the batch (of every running member) in this loop
+  for (Member& u : team) u.first_step = u.run.step, u.t_start = u.run.t;
   int stop_signal = 0;
-  std::vector<double> inflow(static_cast<size_t>(members) * nc);  // the members' ledgers, for the integrator
+  // The members' ledgers and clocks, for the integrator.
+  std::vector<double> inflow(static_cast<size_t>(members) * nc), times(members), steps(members);
+  const std::size_t block = static_cast<std::size_t>(member_elements) * Eq::nvar * L::nodes;
   for (;;) {
-    Member& head = lead_member();
-    const RunState& now_run = head.run;
-    if (!head.active || !(now_run.t < end_time && (config.time.max_steps == 0 || now_run.step < config.time.max_steps)))
-      break;
-    if (warmup > 0 && now_run.step - first_step == warmup) {  // benchmarks: time from here on
+    std::vector<int> live;
+    for (int m = 0; m < members; ++m)
+      if (running(team[m])) live.push_back(m);
+    if (live.empty()) break;
+    if (warmup > 0 && loop_steps == warmup) {  // benchmarks: time from here on
       Kokkos::fence();
       ctx.timers.clear();
       output_seconds_before = 0;
       loop_start = MPI_Wtime();
     }
-    const double next_output = schedule.next_output_time(now_run);
-    bool at_output = false;
-    for (int m = 0; m < members; ++m)
-      if (team[m].active)
-        at_output = next_time_step(*team[m].ctx->config, team[m].run, maxima[m], min_spacing, rhs.evaluated(),
-                                   next_output);
-    Kokkos::deep_copy(q_last_good, q_flat);
-    std::vector<RunState> before;
-    for (int m = 0; m < members; ++m) {
-      before.push_back(team[m].run);
-      std::copy(team[m].run.boundary_inflow.begin(), team[m].run.boundary_inflow.end(), inflow.begin() + m * nc);
+    for (int m : live) {
+      Member& u = team[m];
+      u.next_output = u.schedule->next_output_time(u.run);
+      u.at_output = next_time_step(*u.ctx->config, u.run, u.maxima, min_spacing, rhs.evaluated(), u.next_output);
     }
-    integrator.step(rhs, head.run.t, head.run.dt, q_flat,
-                    Companion{rhs.ledger_rates_of_last_call(), inflow.data(), members * nc});
-    if constexpr (Eq::moist) detail::limit_total_water<N, Eq>(q, basis);
+    Kokkos::deep_copy(q_last_good, q_flat);
+    const Member& lead = team[live[0]];
     for (int m = 0; m < members; ++m) {
       Member& u = team[m];
-      const auto block = std::make_pair(static_cast<size_t>(u.first) * Eq::nvar * L::nodes,
-                                        static_cast<size_t>(u.first + member_elements) * Eq::nvar * L::nodes);
-      if (!u.active) {  // a failed member keeps its last good state
-        Kokkos::deep_copy(Kokkos::subview(q_flat, block), Kokkos::subview(q_last_good, block));
+      u.before = u.run;
+      std::copy(u.run.boundary_inflow.begin(), u.run.boundary_inflow.end(), inflow.begin() + m * nc);
+      // A member that does not step keeps its last state (below); the lead's step keeps
+      // the update in one block where the running members' steps agree.
+      const bool live_member = running(u);
+      times[m] = live_member ? u.run.t : lead.run.t;
+      steps[m] = live_member ? u.run.dt : lead.run.dt;
+    }
+    integrator.step(rhs, times[0], steps[0], q_flat, Companion{rhs.ledger_rates_of_last_call(), inflow.data(), members * nc},
+                    batched ? MemberClock{times.data(), steps.data(), members, block, stage_times.data()}
+                            : MemberClock{});
+    if constexpr (Eq::moist) detail::limit_total_water<N, Eq>(q, basis);
+    ++loop_steps;
+    for (int m = 0; m < members; ++m) {
+      Member& u = team[m];
+      const auto range = std::make_pair(m * block, (m + 1) * block);
+      if (!running(u)) {  // a member that failed or ended keeps its last state
+        Kokkos::deep_copy(Kokkos::subview(q_flat, range), Kokkos::subview(q_last_good, range));
         continue;
       }
       std::copy(inflow.begin() + m * nc, inflow.begin() + (m + 1) * nc, u.run.boundary_inflow.begin());
       ++u.run.step;
-      u.run.t = at_output ? next_output : u.run.t + u.run.dt;
+      u.run.t = u.at_output ? u.next_output : u.run.t + u.run.dt;
       u.the_case->post_step(u.run.t, u.q, comm);
-      maxima[m] = detail::max_wave_speed_and<N, Eq>(eq, u.q, u.aux, rhs.max_diffusivity(), comm);  // also the state check
+      u.maxima = detail::max_wave_speed_and<N, Eq>(eq, u.q, u.aux, rhs.max_diffusivity(m), comm);  // also the state check
       std::string bad;
-      if (!std::isfinite(maxima[m][0])) {
+      if (!std::isfinite(u.maxima[0])) {
         bad = detail::check_physical<N, Eq>(eq, u.q, u.aux, u.x, member_mesh, u.run.step, u.run.t, comm);
         if (bad.empty()) bad = "the largest wave speed is not finite at step " + std::to_string(u.run.step);
         const Config& own = *u.ctx->config;
@@ -543,52 +580,63 @@ void run_equations(const RunContext& ctx, std::vector<std::unique_ptr<Case>> cas
         bad += hint;
       }
       if (!bad.empty()) {
-        Kokkos::deep_copy(Kokkos::subview(q_flat, block), Kokkos::subview(q_last_good, block));
-        u.run = before[m];
-        const std::string saved = checkpoint_of(u);
+        Kokkos::deep_copy(Kokkos::subview(q_flat, range), Kokkos::subview(q_last_good, range));
+        u.run = u.before;
+        const std::string saved = checkpoint(u);
         fail(u, bad + "; the last good state (step " + std::to_string(u.run.step) + ", t = " +
                     std::to_string(u.run.t) + " s) is in " + saved);
       }
     }
-    Member& after = lead_member();
-    if (!after.active) break;
-    const RunState& run = after.run;
-    if (at_output) output(schedule.field_file_at_output(after.run));
-    for (Member& u : team)  // each member counts its outputs (the lead's count did above)
-      if (u.active && &u != &after) u.run.output_count = after.run.output_count;
-    if (schedule.profiles_due(run, before[&after - &team[0]].t)) profiles(run.t);
-    if (schedule.checkpoint_due(run, before[&after - &team[0]].t)) checkpoint();
+    // What is due, member by member (in a batch the members' times may differ).
+    std::vector<int> at_output, profiles_due;
+    std::vector<long> files;
+    for (int m : live) {
+      Member& u = team[m];
+      if (!u.active) continue;
+      if (u.at_output) at_output.push_back(m), files.push_back(u.schedule->field_file_at_output(u.run));
+    }
+    if (!at_output.empty()) output(at_output, files);
+    for (int m : live)
+      if (team[m].active && team[m].schedule->profiles_due(team[m].run, team[m].before.t)) profiles_due.push_back(m);
+    if (!profiles_due.empty()) profiles(profiles_due);
+    for (int m : live)
+      if (team[m].active && team[m].schedule->checkpoint_due(team[m].run, team[m].before.t)) checkpoint(team[m]);
+    for (int m : live)
+      if (team[m].active && !running(team[m])) finish(team[m], m);
     const double now = MPI_Wtime();
-    if (now - last_print > 5.0 || at_output) {
+    if (now - last_print > 5.0 || !at_output.empty()) {
       const double elapsed = now - loop_start;
-      log::info(progress_line(run, elapsed, run.t > t_start ? elapsed * (end_time - run.t) / (run.t - t_start) : 0));
+      // The slowest member's progress.
+      const Member* slow = nullptr;
+      for (const Member& u : team)
+        if (running(u) && (!slow || u.run.t < slow->run.t)) slow = &u;
+      if (slow) {
+        const RunState& run = slow->run;
+        const double end_time = slow->ctx->config->time.end_time;
+        log::info(progress_line(run, elapsed,
+                                run.t > slow->t_start ? elapsed * (end_time - run.t) / (run.t - slow->t_start) : 0));
+      }
       last_print = now;
     }
     if ((stop_signal = agreed_stop_signal(comm)) != 0) break;
   }
   const double loop_seconds = MPI_Wtime() - loop_start -
                               (ctx.timers.seconds("output") + ctx.timers.seconds("checkpoint") - output_seconds_before);
-  stopping = true;
-  const RunState& run = lead_member().run;
-  const bool any_active = lead_member().active;
-  if (stop_signal != 0 && any_active) {
-    // The checkpoint first: a launcher may kill the ranks soon after its signal.
-    checkpoint();
-    log::warn("stopped by signal " + std::to_string(stop_signal) + " at step " + std::to_string(run.step) +
-              ", t = " + std::to_string(run.t) + " s; state saved in " + lead_member().last_checkpoint +
-              "; continue with the same command and --restart latest, e.g. " +
-              (ctx.summary.member_index >= 0
-                   ? "squall ensemble " + ctx.summary.ensemble_file + " --restart latest"
-                   : "squall run " + config.source + " --output " + ctx.output_dir + " --restart latest"));
-  }
-  if (any_active) {
-    if (run.t != last_output_time) output(run.output_count + 1);
-    if (schedule.profiles_interval > 0) profiles(run.t);
-    checkpoint();
-    // After the checkpoint, so that a failure to write the means loses nothing.
-    if (config.output.profiles_mean_window.size() == 2)
-      for (const Member& u : team)
-        if (u.active) write_mean_profiles(u.ctx->output_dir, *u.ctx->config, comm);
+  for (int m = 0; m < members; ++m) {
+    Member& u = team[m];
+    if (!u.active || u.done) continue;
+    if (stop_signal != 0) {
+      // The checkpoint first: a launcher may kill the ranks soon after its signal.
+      u.stopped = true;
+      const std::string saved = checkpoint(u);
+      log::warn("stopped by signal " + std::to_string(stop_signal) + " at step " + std::to_string(u.run.step) +
+                ", t = " + std::to_string(u.run.t) + " s; state saved in " + saved +
+                "; continue with the same command and --restart latest, e.g. " +
+                (ctx.summary.member_index >= 0
+                     ? "squall ensemble " + ctx.summary.ensemble_file + " --restart latest"
+                     : "squall run " + config.source + " --output " + ctx.output_dir + " --restart latest"));
+    }
+    finish(u, m);
   }
 
   // Summaries.
@@ -596,11 +644,11 @@ void run_equations(const RunContext& ctx, std::vector<std::unique_ptr<Case>> cas
     io::RunSummary& s = *u.ctx->summary;
     copy_to_host(u, u.run.t);
     s.steps = u.run.step;
-    s.timed_steps = u.run.step - first_step > warmup ? u.run.step - first_step - warmup : 0;
+    s.timed_steps = u.run.step - u.first_step > warmup ? u.run.step - u.first_step - warmup : 0;
     s.rk_stages = integrator.stages();
     s.final_time = u.run.t;
     s.wall_seconds = loop_seconds;
-    s.stop_signal = u.active ? stop_signal : 0;
+    s.stop_signal = u.stopped ? stop_signal : 0;
     s.restarted_from = u.ctx->restart_path;
     detail::summarize_solution(s, info, *u.the_case, u.host, u.weights, u.x, u.run, comm);
   }

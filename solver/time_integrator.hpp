@@ -23,6 +23,19 @@ struct Companion {
   int count = 0;
 };
 
+/// A batch of members (squall ensemble --batch), each with its own time and step: the
+/// state is `members` blocks of `block` reals, member m's at t[m] stepping by dt[m]. The
+/// integrator writes member m's time of each stage into stage_t[m] before it calls the
+/// right-hand side (whose own time argument is member 0's). Each member's arithmetic is
+/// what a run of its own does with its t and dt.
+struct MemberClock {
+  const double* t = nullptr;
+  const double* dt = nullptr;
+  int members = 1;
+  std::size_t block = 0;
+  double* stage_t = nullptr;
+};
+
 class TimeIntegrator {
  public:
   /// `name`: "lsrk54", "lsrk144" or "ssprk33"; `size`: number of reals in the state.
@@ -37,13 +50,17 @@ class TimeIntegrator {
   /// right-hand side between steps may use it as its output.
   const FlatView& stage_buffer() const { return k_; }
 
-  /// Advances q from t to t + dt in place.
+  /// Advances q from t to t + dt in place; with a clock, each member of the batch from its
+  /// t[m] to t[m] + dt[m] (t and dt are then member 0's), and the companion's values are
+  /// the members' in turn (count / members each).
   template <class Rhs>
-  void step(Rhs&& rhs, Real t, Real dt, const FlatView& q, Companion companion = {}) {
+  void step(Rhs&& rhs, Real t, Real dt, const FlatView& q, Companion companion = {},
+            const MemberClock& clock = {}) {
+    const Steps steps = member_steps(t, dt, clock);
     if (lsrk_) {
-      lsrk_step(rhs, t, dt, q, companion);
+      lsrk_step(rhs, steps, q, companion);
     } else {
-      ssp_step(rhs, t, dt, q, companion);
+      ssp_step(rhs, steps, q, companion);
     }
   }
 
@@ -98,18 +115,60 @@ class TimeIntegrator {
                                    0.8734213127600976};
     return {14, a, b, c};
   }
+  /// One step's times: member 0's t and dt, and with a clock of members whose steps
+  /// differ, each member's (dt on the device too).
+  struct Steps {
+    Real t, dt;
+    MemberClock clock;
+    bool per_member = false;  ///< the members' dt differ: the stages update block by block
+    DeviceView<Real*> dts;    ///< each member's dt
+    /// Member of companion value i (count values in all).
+    Real dt_of(int i, int count) const { return per_member ? clock.dt[i / (count / clock.members)] : dt; }
+    void set_stage_times(Real c) const {
+      if (clock.stage_t)
+        for (int m = 0; m < clock.members; ++m) clock.stage_t[m] = clock.t[m] + c * clock.dt[m];
+    }
+  };
+  Steps member_steps(Real t, Real dt, const MemberClock& clock) {
+    Steps s{t, dt, clock, false, member_dt_};
+    if (!clock.dt) return s;
+    for (int m = 0; m < clock.members; ++m) s.per_member |= clock.dt[m] != dt;
+    if (s.per_member) {
+      if (static_cast<int>(member_dt_.extent(0)) != clock.members)
+        member_dt_ = DeviceView<Real*>("rk::member_dt", clock.members);
+      const auto host = Kokkos::create_mirror_view(member_dt_);
+      for (int m = 0; m < clock.members; ++m) host(m) = clock.dt[m];
+      Kokkos::deep_copy(member_dt_, host);
+      s.dts = member_dt_;
+    }
+    return s;
+  }
   template <class Rhs>
-  void lsrk_step(Rhs& rhs, Real t, Real dt, const FlatView& q, Companion companion) {
+  void lsrk_step(Rhs& rhs, const Steps& steps, const FlatView& q, Companion companion) {
     const LowStorageScheme scheme = stages_ == 14 ? lsrk144() : lsrk54();
     const FlatView k = k_, du = register_;
     const int n = static_cast<int>(q.extent(0));
+    const Real t = steps.t, dt = steps.dt;
     std::vector<double> companion_register(companion.count, 0.0);
     for (int s = 0; s < scheme.stages; ++s) {
+      steps.set_stage_times(scheme.c[s]);
       rhs(t + scheme.c[s] * dt, q, k);
       const Real as = scheme.a[s], bs = scheme.b[s];
       for (int i = 0; i < companion.count; ++i) {
-        companion_register[i] = as * companion_register[i] + dt * companion.rate[i];
+        companion_register[i] = as * companion_register[i] + steps.dt_of(i, companion.count) * companion.rate[i];
         companion.value[i] += bs * companion_register[i];
+      }
+      if (steps.per_member) {
+        const DeviceView<Real*> dts = steps.dts;
+        const long block = static_cast<long>(steps.clock.block);
+        parallel_for("rk::lsrk_stage_members", steps.clock.members, static_cast<int>(block),
+                     KOKKOS_LAMBDA(const int m, const int j) {
+                       const long i = m * block + j;
+                       const Real d = as * du(i) + dts(m) * k(i);
+                       du(i) = d;
+                       q(i) += bs * d;
+                     });
+        continue;
       }
       parallel_for("rk::lsrk_stage", n, KOKKOS_LAMBDA(const int i) {
         const Real d = as * du(i) + dt * k(i);
@@ -122,19 +181,32 @@ class TimeIntegrator {
   /// Shu & Osher (1988), J. Comput. Phys. 77, 439-471, eq. 2.18:
   /// q = alpha_s q0 + beta_s (q + dt rhs(t + c_s dt, q)).
   template <class Rhs>
-  void ssp_step(Rhs& rhs, Real t, Real dt, const FlatView& q, Companion companion) {
+  void ssp_step(Rhs& rhs, const Steps& steps, const FlatView& q, Companion companion) {
     static constexpr Real alpha[3] = {0.0, 0.75, 1.0 / 3.0};
     static constexpr Real beta[3] = {1.0, 0.25, 2.0 / 3.0};
     static constexpr Real c[3] = {0.0, 1.0, 0.5};
     const FlatView k = k_, q0 = register_;
     Kokkos::deep_copy(q0, q);
     const int n = static_cast<int>(q.extent(0));
+    const Real t = steps.t, dt = steps.dt;
     const std::vector<double> companion_start(companion.value, companion.value + companion.count);
     for (int s = 0; s < 3; ++s) {
+      steps.set_stage_times(c[s]);
       rhs(t + c[s] * dt, q, k);
       const Real as = alpha[s], bs = beta[s];
       for (int i = 0; i < companion.count; ++i)
-        companion.value[i] = as * companion_start[i] + bs * (companion.value[i] + dt * companion.rate[i]);
+        companion.value[i] = as * companion_start[i] +
+                             bs * (companion.value[i] + steps.dt_of(i, companion.count) * companion.rate[i]);
+      if (steps.per_member) {
+        const DeviceView<Real*> dts = steps.dts;
+        const long block = static_cast<long>(steps.clock.block);
+        parallel_for("rk::ssprk33_stage_members", steps.clock.members, static_cast<int>(block),
+                     KOKKOS_LAMBDA(const int m, const int j) {
+                       const long i = m * block + j;
+                       q(i) = as * q0(i) + bs * (q(i) + dts(m) * k(i));
+                     });
+        continue;
+      }
       parallel_for("rk::ssprk33_stage", n, KOKKOS_LAMBDA(const int i) {
         q(i) = as * q0(i) + bs * (q(i) + dt * k(i));
       });
@@ -147,6 +219,7 @@ class TimeIntegrator {
   int stages_ = 5;
   FlatView k_;         ///< rhs of the current stage
   FlatView register_;  ///< LSRK: the 2N-storage register; SSP: the state at t
+  DeviceView<Real*> member_dt_;  ///< a batch's dt of each member (MemberClock)
 };
 
 inline int TimeIntegrator::stages_of(const std::string& name) {
