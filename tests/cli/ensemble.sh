@@ -131,46 +131,66 @@ EOF
   count ens/ensemble_summary.json failed 1
   solo solo2 1 time.max_steps=20 output.checkpoint_interval=0 time.dt=1.5
   same ens/member_002 solo2
+  # The same as one batch: the member that blows up keeps its last good state (in its
+  # checkpoint) and the batch goes on with the others.
+  "$squall" ensemble e.toml --output ensb --batch > logb.txt 2>&1
+  status=$?
+  cat logb.txt
+  [ "$status" = 1 ] || fail "batch: exit status $status, expected 1"
+  grep -q "member 1 (time.dt=400.0) failed" logb.txt || fail "batch: the failed member is not named"
+  count ensb/ensemble_summary.json done 2
+  count ensb/ensemble_summary.json failed 1
+  same ensb/member_002 solo2
+  solo solo0 1 time.max_steps=20 output.checkpoint_interval=0 time.dt=1.0
+  same ensb/member_000 solo0
+  ls ensb/member_001/checkpoint_*.h5 > /dev/null || fail "batch: no checkpoint of the failed member's last good state"
   ;;
 batch)
-  # Batches of 1, 3 and 8 members (seeds, perturbation amplitudes and C_s varying, a
-  # fixed time step), with field files, profiles and the subgrid fluxes written on the way:
-  # every member's checksum, ledger and records are those of its solo run.
-  sets='"time.max_steps=8", "time.dt=2.0", "output.checkpoint_interval=0", "output.interval=8.0", "output.profiles_interval=4.0"'
+  # Batches of 1, 3 and 8 members, each with its own time steps (CFL), with field files,
+  # profiles and the subgrid fluxes written on the way: every member's checksum, ledger
+  # and records are those of its solo run. The three vary the seed, the perturbation, C_s,
+  # the CFL number and the end time.
+  sets='"time.end_time=60", "output.checkpoint_interval=0", "output.interval=20.0", "output.profiles_interval=15.0"'
   ensemble_file one.toml "$sets" <<EOF
 members = 1
 batch = true
 EOF
   "$squall" ensemble one.toml --output one --quiet || fail "a batch of 1"
-  solo solo 1 time.max_steps=8 time.dt=2.0 output.checkpoint_interval=0 output.interval=8.0 output.profiles_interval=4.0
+  solo solo 1 time.end_time=60 output.checkpoint_interval=0 output.interval=20.0 output.profiles_interval=15.0
   same one/member_000 solo
   ensemble_file three.toml "$sets" <<EOF
 members = 3
-vary = { "case.seed" = "range", "case.theta_perturbation" = [0.1, 0.3, 0.1], "physics.smagorinsky_cs" = [0.23, 0.23, 0.3] }
+vary = { "case.seed" = "range", "case.theta_perturbation" = [0.1, 0.3, 0.1], "physics.smagorinsky_cs" = [0.23, 0.23, 0.3], "time.cfl" = [1.5, 1.0, 1.5], "time.end_time" = [60.0, 60.0, 45.0] }
 EOF
   "$squall" ensemble three.toml --output three --batch --quiet || fail "a batch of 3"
   python3 -c "import json; s=json.load(open('three/ensemble_summary.json')); \
 assert s['batch'] and [r['batch_members'] for r in s['member_records']] == [3, 3, 3], s" || fail "not one batch of 3"
+  steps=()
   for m in 0 1 2; do
-    tp=0.1 cs=0.23; [ $m = 1 ] && tp=0.3; [ $m = 2 ] && cs=0.3
-    solo solo$m 1 time.max_steps=8 time.dt=2.0 output.checkpoint_interval=0 output.interval=8.0 \
-      output.profiles_interval=4.0 case.seed=$m case.theta_perturbation=$tp physics.smagorinsky_cs=$cs
+    tp=0.1 cs=0.23 cfl=1.5 end=60.0
+    [ $m = 1 ] && tp=0.3 cfl=1.0
+    [ $m = 2 ] && cs=0.3 end=45.0
+    solo solo$m 1 time.end_time=$end output.checkpoint_interval=0 output.interval=20.0 output.profiles_interval=15.0 \
+      case.seed=$m case.theta_perturbation=$tp physics.smagorinsky_cs=$cs time.cfl=$cfl
     same three/member_00$m solo$m
     # diagnostics.csv up to the wall-clock column, and the data of every record file
     cmp <(cut -d, -f1-14 three/member_00$m/diagnostics.csv) <(cut -d, -f1-14 solo$m/diagnostics.csv) ||
       fail "member $m: diagnostics.csv differs from its solo run's"
-    for f in profiles.nc fields_000000.nc fields_000001.nc; do
+    for f in profiles.nc fields_000000.nc fields_000001.nc fields_000003.nc; do
       cmp <(ncdump three/member_00$m/$f | sed -n '/^data:/,$p') <(ncdump solo$m/$f | sed -n '/^data:/,$p') ||
         fail "member $m: $f differs from its solo run's"
     done
+    steps+=("$(python3 -c "import json; print(json.load(open('three/member_00$m/summary.json'))['steps'])")")
   done
+  # the members really took their own steps
+  [ "${steps[0]}" != "${steps[1]}" ] && [ "${steps[0]}" != "${steps[2]}" ] || fail "the members took the same steps: ${steps[*]}"
   $check same-checksum three/member_000/summary.json three/member_001/summary.json && fail "seeds 0 and 1 gave one state"
   # C_s matters: member 2 with member 0's C_s is another state
-  solo cs0 1 time.max_steps=8 time.dt=2.0 output.checkpoint_interval=0 case.seed=2
+  solo cs0 1 time.end_time=45.0 output.checkpoint_interval=0 case.seed=2
   $check same-checksum three/member_002/summary.json cs0/summary.json && fail "C_s = 0.3 and 0.23 gave one state"
   # 8 members on 2 ranks: two groups of one rank, each a batch of 4; and one group of both
   # ranks, a batch of 8 split over them.
-  ensemble_file eight.toml '"time.max_steps=6", "time.dt=2.0", "output.checkpoint_interval=0"' <<EOF
+  ensemble_file eight.toml '"time.max_steps=6", "output.checkpoint_interval=0"' <<EOF
 members = 8
 vary = { "case.seed" = "range" }
 batch = true
@@ -183,17 +203,18 @@ EOF
   python3 -c "import json; b=[[r['batch_members'] for r in json.load(open(f'{d}/ensemble_summary.json'))['member_records']] \
 for d in ('eight', 'eight2')]; assert b == [[4] * 8, [8] * 8], b" || fail "not 2 batches of 4 and 1 batch of 8"
   for m in 0 1 2 3 4 5 6 7; do
-    solo s8_$m 1 time.max_steps=6 time.dt=2.0 output.checkpoint_interval=0 case.seed=$m
+    solo s8_$m 1 time.max_steps=6 output.checkpoint_interval=0 case.seed=$m
     same eight/member_00$m s8_$m
     same eight2/member_00$m s8_$m
   done
   ;;
 batch_restart)
-  # A batch of 3 stopped by SIGUSR1 on 2 ranks, continued as a batch on 1 rank: each
-  # member ends in its solo run's state.
-  ensemble_file e.toml '"time.max_steps=1000", "time.dt=2.0", "output.checkpoint_steps=100"' <<EOF
+  # A batch of 3 (the third with a smaller CFL number, so its own steps) stopped by
+  # SIGUSR1 on 2 ranks, continued as a batch on 1 rank: each member ends in its solo
+  # run's state, with its solo run's records.
+  ensemble_file e.toml '"time.max_steps=1000", "output.checkpoint_steps=100"' <<EOF
 members = 3
-vary = { "case.seed" = [3, 4, 5] }
+vary = { "case.seed" = [3, 4, 5], "time.cfl" = [1.5, 1.5, 1.2] }
 batch = true
 EOF
   $mpiexec -n 2 "$squall" ensemble e.toml --output ens --ranks-per-member 2 > log.txt 2>&1 &
@@ -209,7 +230,8 @@ EOF
   "$squall" ensemble e.toml --output ens --restart latest --quiet || fail "restart on 1 rank"
   count ens/ensemble_summary.json done 3
   for m in 0 1 2; do
-    solo solo$m 1 time.max_steps=1000 time.dt=2.0 output.checkpoint_steps=100 case.seed=$((m + 3))
+    cfl=1.5; [ $m = 2 ] && cfl=1.2
+    solo solo$m 1 time.max_steps=1000 output.checkpoint_steps=100 case.seed=$((m + 3)) time.cfl=$cfl
     same ens/member_00$m solo$m
     cmp <(cut -d, -f1-14 ens/member_00$m/diagnostics.csv) <(cut -d, -f1-14 solo$m/diagnostics.csv) ||
       fail "member $m: diagnostics.csv differs from its solo run's after the restart"
