@@ -255,7 +255,7 @@ int run_ensemble(const EnsemblePlan& plan, MPI_Comm comm, bool restart_latest) {
   // A member's record (member.json), then (group 0) the ensemble's so far: nothing is
   // lost when a later member fails.
   const auto finish = [&](const io::EnsembleMember& member, const MemberRecord& before, const std::string& message,
-                          int exit_status, const io::RunSummary& s) {
+                          int exit_status, const io::RunSummary& s, bool reported = false) {
     const std::string dir = io::member_dir(plan.output_dir, member.index);
     const bool ok = exit_status == exit_ok;
     MemberRecord record;
@@ -268,8 +268,9 @@ int run_ensemble(const EnsemblePlan& plan, MPI_Comm comm, bool restart_latest) {
       record.wall_seconds = before.wall_seconds + share;
       record.core_seconds = before.core_seconds + share * per_member;
     } else {
-      log::error("ensemble: member " + std::to_string(member.index) + " (" + joined(member.overrides) +
-                 ") failed: " + message + "; the other members go on");
+      if (!reported)  // a batch member's failure was reported when it happened
+        log::error("ensemble: member " + std::to_string(member.index) + " (" + joined(member.overrides) +
+                   ") failed: " + message + "; the other members go on");
       worst = std::max(worst, exit_status);
     }
     stopped = stopped || s.stop_signal != 0;
@@ -373,7 +374,7 @@ int run_ensemble(const EnsemblePlan& plan, MPI_Comm comm, bool restart_latest) {
       if (!outcome.ok())  // an error of the batch as a whole
         finish(member, pending[i].before, outcome.message, outcome.status, io::RunSummary{});
       else if (!results[i].failure.empty())
-        finish(member, pending[i].before, results[i].failure, exit_run_error, results[i].summary);
+        finish(member, pending[i].before, results[i].failure, exit_run_error, results[i].summary, true);
       else
         finish(member, pending[i].before, "", exit_ok, results[i].summary);
     }

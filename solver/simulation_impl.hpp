@@ -281,7 +281,10 @@ void run_equations(const RunContext& ctx, std::vector<std::unique_ptr<Case>> cas
     if (!batched) throw RunError(message);
     u.ctx->failure = message;
     u.active = false;
-    log::error("member " + std::to_string(u.ctx->summary->member_index) + " failed: " + message +
+    const io::RunSummary& s = *u.ctx->summary;
+    std::string overrides;
+    for (const std::string& o : s.member_overrides) overrides += (overrides.empty() ? "" : " ") + o;
+    log::error("ensemble: member " + std::to_string(s.member_index) + " (" + overrides + ") failed: " + message +
                "; the other members of the batch go on");
   };
 
