@@ -36,6 +36,21 @@ count() {
 assert c == int(sys.argv[3]), (sys.argv[2], c)" "$1" "$2" "$3" || fail "status_counts.$2 is not $3"
 }
 
+# stopped_by_signal FILE ARGS...: `squall ensemble e.toml ARGS...` on 2 ranks, stopped by
+# SIGUSR1 once FILE exists; its output in log.txt, its exit status in $status (true if 0).
+stopped_by_signal() {
+  local file=$1; shift
+  $mpiexec -n 2 "$squall" ensemble e.toml "$@" > log.txt 2>&1 &
+  local pid=$!
+  for _ in $(seq 300); do [ -f "$file" ] && break; sleep 0.1; done
+  sleep 0.3
+  kill -USR1 "$pid"
+  wait "$pid"
+  status=$?
+  cat log.txt
+  [ "$status" = 0 ]
+}
+
 case $test in
 members)
   # 4 members on 2 ranks: three seeds from "range", one member of its own with another
@@ -97,15 +112,7 @@ restart)
 members = 3
 vary = { "case.seed" = [3, 4, 5] }
 EOF
-  $mpiexec -n 2 "$squall" ensemble e.toml --output ens > log.txt 2>&1 &
-  pid=$!
-  for _ in $(seq 300); do [ -f ens/member_001/fields_000000.nc ] && break; sleep 0.1; done
-  sleep 0.3
-  kill -USR1 "$pid"
-  wait "$pid"
-  status=$?
-  cat log.txt
-  [ "$status" = 0 ] || fail "the stopped ensemble exited with $status"
+  stopped_by_signal ens/member_001/fields_000000.nc --output ens || fail "the stopped ensemble exited with $status"
   grep -q "squall ensemble e.toml --restart latest" log.txt || fail "no message on how to continue"
   python3 -c "import json; s=json.load(open('ens/ensemble_summary.json'))['status_counts']; \
 assert s['done'] < 3 and s['stopped'] + s['not run'] > 0, s" || fail "the signal did not stop the ensemble"
@@ -122,28 +129,22 @@ failure)
   ensemble_file e.toml '"time.max_steps=20", "output.checkpoint_interval=0"' <<EOF
 vary = { "time.dt" = [1.0, 400.0, 1.5] }
 EOF
-  "$squall" ensemble e.toml --output ens > log.txt 2>&1
-  status=$?
-  cat log.txt
-  [ "$status" = 1 ] || fail "exit status $status, expected 1"
-  grep -q "member 1 (time.dt=400.0) failed" log.txt || fail "the failed member is not named"
-  count ens/ensemble_summary.json done 2
-  count ens/ensemble_summary.json failed 1
-  solo solo2 1 time.max_steps=20 output.checkpoint_interval=0 time.dt=1.5
-  same ens/member_002 solo2
-  # The same as one batch: the member that blows up keeps its last good state (in its
-  # checkpoint) and the batch goes on with the others.
-  "$squall" ensemble e.toml --output ensb --batch > logb.txt 2>&1
-  status=$?
-  cat logb.txt
-  [ "$status" = 1 ] || fail "batch: exit status $status, expected 1"
-  grep -q "member 1 (time.dt=400.0) failed" logb.txt || fail "batch: the failed member is not named"
-  count ensb/ensemble_summary.json done 2
-  count ensb/ensemble_summary.json failed 1
-  same ensb/member_002 solo2
+  # Not batched, then as one batch: there the member that blows up keeps its last good
+  # state (in its checkpoint) and the batch goes on with the others.
   solo solo0 1 time.max_steps=20 output.checkpoint_interval=0 time.dt=1.0
-  same ensb/member_000 solo0
-  ls ensb/member_001/checkpoint_*.h5 > /dev/null || fail "batch: no checkpoint of the failed member's last good state"
+  solo solo2 1 time.max_steps=20 output.checkpoint_interval=0 time.dt=1.5
+  for how in "" --batch; do
+    "$squall" ensemble e.toml --output "ens$how" $how > log.txt 2>&1
+    status=$?
+    cat log.txt
+    [ "$status" = 1 ] || fail "$how: exit status $status, expected 1"
+    grep -q "member 1 (time.dt=400.0) failed" log.txt || fail "$how: the failed member is not named"
+    count "ens$how/ensemble_summary.json" done 2
+    count "ens$how/ensemble_summary.json" failed 1
+    same "ens$how/member_000" solo0
+    same "ens$how/member_002" solo2
+  done
+  ls ens--batch/member_001/checkpoint_*.h5 > /dev/null || fail "batch: no checkpoint of the failed member's last good state"
   ;;
 batch)
   # Batches of 1, 3 and 8 members, each with its own time steps (CFL), with field files,
@@ -217,15 +218,8 @@ members = 3
 vary = { "case.seed" = [3, 4, 5], "time.cfl" = [1.5, 1.5, 1.2] }
 batch = true
 EOF
-  $mpiexec -n 2 "$squall" ensemble e.toml --output ens --ranks-per-member 2 > log.txt 2>&1 &
-  pid=$!
-  for _ in $(seq 300); do [ -f ens/member_002/checkpoint_000100.h5 ] && break; sleep 0.1; done
-  sleep 0.3
-  kill -USR1 "$pid"
-  wait "$pid"
-  status=$?
-  cat log.txt
-  [ "$status" = 0 ] || fail "the stopped batch exited with $status"
+  stopped_by_signal ens/member_002/checkpoint_000100.h5 --output ens --ranks-per-member 2 ||
+    fail "the stopped batch exited with $status"
   count ens/ensemble_summary.json stopped 3
   "$squall" ensemble e.toml --output ens --restart latest --quiet || fail "restart on 1 rank"
   count ens/ensemble_summary.json done 3
