@@ -58,9 +58,10 @@ struct BatchResult {
 /// Runs the members of `runs` as one batch: one element list on each rank holding every
 /// member's elements, so that each kernel launch covers them all, and each member's
 /// outputs, ledger, checkpoints and summary its own, with the state_checksum it has when
-/// run alone. The members must agree on everything but their initial conditions (squall
-/// ensemble --batch checks it: docs/ensembles.md), with a fixed time.dt. Errors that are
-/// not one member's own are thrown for all.
+/// run alone, each with its own time steps. The members must agree on everything but the
+/// keys squall ensemble --batch lets them set (batch_may_differ: initial perturbations,
+/// C_s, time steps, end and output times; docs/ensembles.md). Errors that are not one
+/// member's own are thrown for all.
 std::vector<BatchResult> run_batch(const std::vector<BatchRun>& runs, const CaseInfo& case_info, MPI_Comm comm);
 
 }  // namespace squall

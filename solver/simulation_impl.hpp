@@ -146,8 +146,10 @@ void summarize_solution(io::RunSummary& s, const physics::VariableInfo& info, co
 /// with ctx.batch a batch of members, member m with the case cases[m] (made from its own
 /// config), on ctx.batch_mesh: one element list, every kernel launch covering every member,
 /// and each member's setup, checks, outputs, ledger, checkpoints and summary its own.
-/// The members step together (their time.* and output.* agree, and time.dt fixes the step:
-/// squall ensemble --batch checks it), so each member takes the steps it takes alone.
+/// Every running member takes one step per step of the batch, each with its own time step
+/// (its CFL step or time.dt, landing on its own output times) up to its own end, through
+/// the integrator's MemberClock, so each member takes the steps it takes alone; a member
+/// that ended or failed keeps its last state while the others go on.
 template <int N, class Eq>
 void run_equations(const RunContext& ctx, std::vector<std::unique_ptr<Case>> cases) {
   using L = dg::Layout<N>;
@@ -194,7 +196,9 @@ void run_equations(const RunContext& ctx, std::vector<std::unique_ptr<Case>> cas
     bool active = true;  ///< false once it failed (in a batch; a run of its own throws)
     bool restarted = false;  ///< it continues from a checkpoint
     bool done = false;       ///< its loop has ended and its last records are written
-    bool stopping = false;   ///< its loop has ended (records no longer the schedule's)
+    /// Its loop has ended: the records written then (between output times, after max_steps
+    /// or a signal) are not the schedule's, and run.records_time stays put.
+    bool stopping = false;
     bool stopped = false;    ///< by a signal
     std::array<Real, 2> maxima{};  ///< wave speed of its state, largest diffusivity of the last stage
     double last_output_time = -1, last_row_time = -1, last_profile_time = -1;
@@ -402,9 +406,6 @@ void run_equations(const RunContext& ctx, std::vector<std::unique_ptr<Case>> cas
     write_profiles(u.ctx->output_dir + "/profiles.nc", info, grid, u.run.t, comm, case_name, time_units,
                    rhs.viscous() ? &op.subgrid : nullptr, op.further);
   };
-  // Set when a member's time loop has ended: the records written then (between output
-  // times, after max_steps or a signal) are not the schedule's, and run.records_time
-  // stays put.
   // A diagnostics row of each member of `which` (with the ledger of each conserved
   // quantity: time_loop.hpp) and, with file numbers >= 0, its field file number files[i].
   const auto output = [&](const std::vector<int>& which, const std::vector<long>& files) {
