@@ -66,7 +66,7 @@ void check_config_for_ranks(const Config& config, int ranks) {
   mesh::CartesianPartition::choose(config.mesh.elements, ranks);
 }
 
-std::uint64_t memory_per_rank(const Config& config, int variables, int ranks) {
+std::uint64_t memory_per_rank(const Config& config, int variables, int ranks, int copies) {
   const auto p = mesh::CartesianPartition::choose(config.mesh.elements, ranks).ranks();
   std::uint64_t elements = 1;
   for (int d = 0; d < 3; ++d)
@@ -74,7 +74,7 @@ std::uint64_t memory_per_rank(const Config& config, int variables, int ranks) {
   const std::uint64_t nodes = elements * std::uint64_t((config.dg.order + 1) * (config.dg.order + 1) * (config.dg.order + 1));
   const bool viscous = config.physics.viscosity > 0 || config.physics.closure == "smagorinsky" ||
                        config.physics.closure == "vreman";
-  return nodes * std::uint64_t(variables) * (viscous ? 125 : 70) + (std::uint64_t(40) << 20);
+  return nodes * std::uint64_t(variables) * (viscous ? 125 : 70) * std::uint64_t(copies) + (std::uint64_t(40) << 20);
 }
 
 namespace {
@@ -93,17 +93,20 @@ std::pair<std::uint64_t, std::uint64_t> node_memory() {
 
 }  // namespace
 
-std::string check_memory(const Config& config, int variables, int ranks, int node_ranks) {
-  const std::uint64_t per_rank = memory_per_rank(config, variables, ranks);
+std::string check_memory(const Config& config, int variables, int ranks, int node_ranks, int copies) {
+  const std::uint64_t per_rank = memory_per_rank(config, variables, ranks, copies);
   const std::uint64_t need = per_rank * std::uint64_t(node_ranks);
   const auto [total, available] = node_memory();
-  const std::string what = "the mesh needs about " + io::format_bytes(double(per_rank)) + " of memory per rank, " +
+  const std::string what = (copies > 1 ? "a batch of " + std::to_string(copies) + " members needs about "
+                                       : std::string("the mesh needs about ")) +
+                           io::format_bytes(double(per_rank)) + " of memory per rank, " +
                            io::format_bytes(double(need)) + " for the " + std::to_string(node_ranks) +
                            " rank(s) on this node";
   if (total > 0 && need > total)
     throw InputError(what + ", which has " + io::format_bytes(double(total)) +
                      " in all: spread the ranks over more nodes, or use fewer elements (mesh.elements) or a lower "
-                     "dg.order");
+                     "dg.order" +
+                     (copies > 1 ? ", or fewer members per batch (more ranks, or no --batch)" : ""));
   if (available > 0 && need > available)
     return what + ", more than the " + io::format_bytes(double(available)) + " available now";
   return "";

@@ -23,12 +23,13 @@ void check_config_for_ranks(const Config& config, int ranks);
 /// traces it keeps), for the largest part, plus 40 MB. An estimate, rounded up: at N = 4
 /// on 8^3 and 24^3 elements the slopes measured 66 (rising bubble), 99 (Taylor-Green) and
 /// 119 (BOMEX) bytes per variable and node, and the intercept 35-37 MiB.
-std::uint64_t memory_per_rank(const Config& config, int variables, int ranks);
+/// With `copies`, a batch of that many members (squall ensemble --batch) on each rank.
+std::uint64_t memory_per_rank(const Config& config, int variables, int ranks, int copies = 1);
 
 /// Compares memory_per_rank times the ranks on this node (`node_ranks`) with the node's
 /// memory: InputError when it exceeds the total, a warning (returned) when it exceeds
 /// what is available now; "" otherwise.
-std::string check_memory(const Config& config, int variables, int ranks, int node_ranks);
+std::string check_memory(const Config& config, int variables, int ranks, int node_ranks, int copies = 1);
 
 /// Runs `config` for `case_info`, writing into `output_dir`; with `restart` (a
 /// checkpoint path, or "latest" for the newest in output_dir) continues from it.

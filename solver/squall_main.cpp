@@ -45,7 +45,7 @@ std::uint64_t memory_estimate = 0;  // per rank, from load_config, for `check`
 /// so a bad config ends every rank the same way.
 CollectiveOutcome check_config(MPI_Comm comm, const std::string& text, const std::string& source,
                                const std::vector<std::string>& overrides, Config& config,
-                               const std::string& context = "", int ranks = 0) {
+                               const std::string& context = "", int ranks = 0, int copies = 1) {
   if (ranks == 0) ranks = comm_size(comm);
   const auto in_context = [&](const std::function<void()>& phase) {
     return collective(comm, [&] {
@@ -69,9 +69,9 @@ CollectiveOutcome check_config(MPI_Comm comm, const std::string& text, const std
   // Memory, per node: a mesh too large for the nodes is bad input, not std::bad_alloc.
   const int node_ranks = ranks_on_node(comm);
   std::string warning;
-  out = in_context([&] { warning = check_memory(config, variables, ranks, node_ranks); });
+  out = in_context([&] { warning = check_memory(config, variables, ranks, node_ranks, copies); });
   if (out.ok() && !warning.empty()) log::warn(context + warning);
-  if (out.ok()) memory_estimate = memory_per_rank(config, variables, ranks);
+  if (out.ok()) memory_estimate = memory_per_rank(config, variables, ranks, copies);
   return out;
 }
 
@@ -144,19 +144,22 @@ int command_ensemble(MPI_Comm comm, const Arguments& args) {
       !out.ok())
     return report(out);
   const int per_member = plan.ranks_per_member;
+  // A batch holds the members of its group on each of the group's ranks at once.
+  plan.batch = args.batch || plan.spec.batch;
+  const int groups = comm_size(comm) / per_member, count = static_cast<int>(plan.spec.members.size());
+  const int copies = plan.batch ? (count + groups - 1) / groups : 1;
   for (const io::EnsembleMember& member : plan.spec.members) {
     std::vector<std::string> overrides = plan.spec.common;
     overrides.insert(overrides.end(), member.overrides.begin(), member.overrides.end());
     Config config;
     const std::string context = args.config_path + ": member " + std::to_string(member.index) + " (on " +
                                 std::to_string(per_member) + " rank(s)): ";
-    if (const auto out = check_config(comm, base, plan.spec.base_config, overrides, config, context, per_member);
+    if (const auto out = check_config(comm, base, plan.spec.base_config, overrides, config, context, per_member, copies);
         !out.ok())
       return report(out);
     plan.configs.push_back(std::move(config));
   }
   plan.case_info = cases::find_case(plan.configs.front().case_.name);
-  plan.batch = args.batch || plan.spec.batch;
   if (plan.batch)
     if (const auto out = collective(comm, [&] { check_batch(plan); }); !out.ok()) return report(out);
   if (!args.output_dir.empty())
