@@ -30,6 +30,12 @@ ensemble_file() {
 }
 # same MEMBER_DIR SOLO_DIR: the member's state_checksum is the solo run's.
 same() { $check same-checksum "$1/summary.json" "$2/summary.json" || fail "$1 differs from $2"; }
+# same_rows CSV_A CSV_B: the two diagnostics.csv files agree in every column but wall_seconds.
+same_rows() {
+  python3 -c "import csv, sys
+rows = [[{k: v for k, v in r.items() if k != 'wall_seconds'} for r in csv.DictReader(open(f))] for f in sys.argv[1:]]
+sys.exit(rows[0] != rows[1])" "$1" "$2"
+}
 # count FILE KEY VALUE: ensemble_summary.json's status_counts.KEY is VALUE.
 count() {
   python3 -c "import json,sys; s=json.load(open(sys.argv[1])); c=s['status_counts'][sys.argv[2]]; \
@@ -189,6 +195,27 @@ assert s['batch'] and [r['batch_members'] for r in s['member_records']] == [3, 3
   # C_s matters: member 2 with member 0's C_s is another state
   solo cs0 1 time.end_time=45.0 output.checkpoint_interval=0 case.seed=2
   $check same-checksum three/member_002/summary.json cs0/summary.json && fail "C_s = 0.3 and 0.23 gave one state"
+  # Other cases: tracer_bubble's own sources (an emission) and agnesi_hydrostatic's
+  # curved elements (terrain), two members each with their own CFL number.
+  for c in "tracer_bubble mesh.elements=[4,1,4] time.end_time=6 case.emission=0.01" \
+           "agnesi_hydrostatic mesh.elements=[8,1,4] time.max_steps=20"; do
+    set -- $c
+    name=$1; shift
+    list=""
+    for o in "$@" output.interval=0 output.profiles_interval=0; do list="$list\"$o\", "; done
+    { printf '[ensemble]\nconfig = "%s"\nset = [%s]\nbatch = true\nvary = { "time.cfl" = [0.5, 0.4] }\n' \
+        "$cases/$name.toml" "${list%, }"; } > "$name.toml"
+    "$squall" ensemble "$name.toml" --output "b_$name" --quiet || fail "a batch of $name"
+    for m in 0 1; do
+      cfl=0.5; [ $m = 1 ] && cfl=0.4
+      args=()
+      for o in "$@" output.interval=0 output.profiles_interval=0 time.cfl=$cfl; do args+=(--set "$o"); done
+      "$squall" run "$cases/$name.toml" --quiet --output "s_${name}_$m" "${args[@]}" || fail "solo $name $m"
+      same "b_$name/member_00$m" "s_${name}_$m"
+      same_rows "b_$name/member_00$m/diagnostics.csv" "s_${name}_$m/diagnostics.csv" ||
+        fail "$name member $m: diagnostics.csv differs from its solo run's"
+    done
+  done
   # 8 members on 2 ranks: two groups of one rank, each a batch of 4; and one group of both
   # ranks, a batch of 8 split over them.
   ensemble_file eight.toml '"time.max_steps=6", "output.checkpoint_interval=0"' <<EOF
