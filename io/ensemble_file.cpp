@@ -122,7 +122,7 @@ EnsembleSpec parse_ensemble(const std::string& text, const std::string& source,
   if (!ens)
     throw InputError(source + ": no [ensemble] table; an ensemble file names its base config "
                               "([ensemble] config = \"case.toml\") and its members (docs/ensembles.md)");
-  check_keys(*ens, source, "[ensemble]", {"config", "output_dir", "set", "members", "vary", "batch"});
+  check_keys(*ens, source, "[ensemble]", {"config", "output_dir", "set", "members", "vary", "batch", "batch_members"});
 
   EnsembleSpec spec;
   spec.source = source;
@@ -144,6 +144,13 @@ EnsembleSpec parse_ensemble(const std::string& text, const std::string& source,
     if (!b->is_boolean())
       throw InputError(at_line(source, *b) + ": 'ensemble.batch': expected true or false");
     spec.batch = b->value<bool>().value();
+  }
+  if (const toml::node* b = ens->get("batch_members")) {
+    const auto count = b->value<long long>();
+    if (!b->is_integer() || !count || *count < 1 || *count > max_members)
+      throw InputError(at_line(source, *b) + ": 'ensemble.batch_members': expected an integer in 1.." +
+                       std::to_string(max_members) + " (the most members of one batch)");
+    spec.batch_members = static_cast<int>(*count);
   }
   spec.common = override_list(*ens, "set", source, "");
   for (const auto& o : extra_common) spec.common.push_back(o);

@@ -20,6 +20,7 @@ struct EnsembleSpec {
   std::vector<std::string> common;  ///< overrides of every member ([ensemble] set, then --set)
   std::string output_dir;           ///< "" : output/<the ensemble file's stem>
   bool batch = false;               ///< [ensemble] batch: run each group's members as one batch
+  int batch_members = 0;            ///< [ensemble] batch_members: at most this many per batch (0: all)
   std::vector<EnsembleMember> members;
 };
 

@@ -116,7 +116,9 @@ void write_ensemble_summary(const EnsemblePlan& plan, int groups, double wall) {
   j.set("common_overrides", string_array(plan.spec.common));
   j.set("execution", std::to_string(groups) + " group(s) of " + std::to_string(plan.ranks_per_member) +
                          " rank(s), side by side; each group runs its members (index modulo groups) " +
-                         (plan.batch ? "as one batch" : "one after another"));
+                         (!plan.batch                ? "one after another"
+                          : plan.batch_members > 0 ? "in batches of at most " + std::to_string(plan.batch_members)
+                                                   : "as one batch"));
   j.set("batch", plan.batch);
   j.set("groups", groups);
   j.set("ranks_per_member", plan.ranks_per_member);
@@ -352,10 +354,17 @@ int run_ensemble(const EnsemblePlan& plan, MPI_Comm comm, bool restart_latest) {
     stopped = !write_failed;
     pending.clear();
   }
-  if (!pending.empty()) {
+  // Batches of at most plan.batch_members members, one after another.
+  const size_t size = plan.batch_members > 0 ? static_cast<size_t>(plan.batch_members) : std::max<size_t>(1, pending.size());
+  for (size_t first = 0; first < pending.size(); first += size) {
+    if (write_failed || stopped || (first > 0 && agreed_stop_signal(group_comm) != 0)) {
+      stopped = stopped || !write_failed;
+      break;
+    }
+    const std::vector<Pending> batch(pending.begin() + first, pending.begin() + std::min(pending.size(), first + size));
     std::vector<BatchRun> runs;
     std::string indices;
-    for (const Pending& p : pending) {
+    for (const Pending& p : batch) {
       const io::EnsembleMember& member = plan.spec.members[static_cast<size_t>(p.m)];
       BatchRun run{&plan.configs[static_cast<size_t>(p.m)], io::member_dir(plan.output_dir, member.index), p.restart,
                    {}};
@@ -365,18 +374,18 @@ int run_ensemble(const EnsemblePlan& plan, MPI_Comm comm, bool restart_latest) {
       runs.push_back(run);
       indices += (indices.empty() ? "" : ", ") + std::to_string(member.index);
     }
-    log::info("ensemble: members " + indices + " as one batch");
+    log::info("ensemble: a batch of " + std::to_string(batch.size()) + " member(s): " + indices);
     std::vector<BatchResult> results;
     const CollectiveOutcome outcome =
         collective(group_comm, [&] { results = run_batch(runs, *plan.case_info, group_comm); });
-    for (size_t i = 0; i < pending.size(); ++i) {
-      const io::EnsembleMember& member = plan.spec.members[static_cast<size_t>(pending[i].m)];
+    for (size_t i = 0; i < batch.size(); ++i) {
+      const io::EnsembleMember& member = plan.spec.members[static_cast<size_t>(batch[i].m)];
       if (!outcome.ok())  // an error of the batch as a whole
-        finish(member, pending[i].before, outcome.message, outcome.status, io::RunSummary{});
+        finish(member, batch[i].before, outcome.message, outcome.status, io::RunSummary{});
       else if (!results[i].failure.empty())
-        finish(member, pending[i].before, results[i].failure, exit_run_error, results[i].summary, true);
+        finish(member, batch[i].before, results[i].failure, exit_run_error, results[i].summary, true);
       else
-        finish(member, pending[i].before, "", exit_ok, results[i].summary);
+        finish(member, batch[i].before, "", exit_ok, results[i].summary);
     }
   }
   log::set_tag("");

@@ -26,6 +26,7 @@ struct EnsemblePlan {
   std::string output_dir;
   int ranks_per_member = 1;  ///< ranks of one member (a divisor of the rank count)
   bool batch = false;        ///< each group runs its members as one batch (run_batch)
+  int batch_members = 0;     ///< at most this many members per batch (0: a group's all)
 };
 
 /// Keys a member of a batch may set to its own value: those of its initial conditions.

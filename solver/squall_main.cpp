@@ -35,6 +35,7 @@ struct Arguments {
   bool check_only = false;
   bool batch = false;
   int ranks_per_member = 0;
+  int batch_members = 0;
 };
 
 std::uint64_t memory_estimate = 0;  // per rank, from load_config, for `check`
@@ -145,9 +146,11 @@ int command_ensemble(MPI_Comm comm, const Arguments& args) {
     return report(out);
   const int per_member = plan.ranks_per_member;
   // A batch holds the members of its group on each of the group's ranks at once.
-  plan.batch = args.batch || plan.spec.batch;
+  plan.batch = args.batch || plan.spec.batch || args.batch_members > 0 || plan.spec.batch_members > 0;
+  plan.batch_members = args.batch_members > 0 ? args.batch_members : plan.spec.batch_members;
   const int groups = comm_size(comm) / per_member, count = static_cast<int>(plan.spec.members.size());
-  const int copies = plan.batch ? (count + groups - 1) / groups : 1;
+  int copies = plan.batch ? (count + groups - 1) / groups : 1;
+  if (plan.batch_members > 0) copies = std::min(copies, plan.batch_members);
   for (const io::EnsembleMember& member : plan.spec.members) {
     std::vector<std::string> overrides = plan.spec.common;
     overrides.insert(overrides.end(), member.overrides.begin(), member.overrides.end());
@@ -174,7 +177,9 @@ int command_ensemble(MPI_Comm comm, const Arguments& args) {
               plan.case_info->name + ", " + std::to_string(e[0]) + " x " + std::to_string(e[1]) + " x " +
               std::to_string(e[2]) + " elements, N = " + std::to_string(plan.configs.front().dg.order) + ", into " +
               plan.output_dir + "/member_NNN, " + std::to_string(comm_size(comm) / per_member) + " group(s) of " +
-              std::to_string(per_member) + " rank(s)" + (plan.batch ? ", each group's members as one batch)" : ")"));
+              std::to_string(per_member) + " rank(s)" + (!plan.batch ? ")"
+                             : plan.batch_members > 0 ? ", batches of at most " + std::to_string(plan.batch_members) + " members)"
+                                                      : ", each group's members as one batch)"));
     return exit_ok;
   }
   if (!args.restart.empty() && args.restart != "latest") {
@@ -242,6 +247,9 @@ int main(int argc, char** argv) {
   ensemble->add_flag("--batch", args.batch,
                      "run each group's members as one batch: one element list, every kernel launch covering "
                      "them all (members that differ only in their initial perturbations, with a fixed time.dt)");
+  ensemble->add_option("--batch-members", args.batch_members,
+                       "at most this many members per batch (implies --batch; default: all of a group's members)")
+      ->check(CLI::Range(1, 100000));
   ensemble->add_flag("--check", args.check_only, "validate the ensemble file and every member's config, run nothing");
   ensemble->add_flag("--quiet", args.quiet, "print warnings and errors only");
 

@@ -230,10 +230,15 @@ EOF
   count eight2/ensemble_summary.json done 8
   python3 -c "import json; b=[[r['batch_members'] for r in json.load(open(f'{d}/ensemble_summary.json'))['member_records']] \
 for d in ('eight', 'eight2')]; assert b == [[4] * 8, [8] * 8], b" || fail "not 2 batches of 4 and 1 batch of 8"
+  # and on 1 rank in batches of at most 3 (--batch-members): 3, 3 and 2
+  "$squall" ensemble eight.toml --output eight3 --batch-members 3 --quiet || fail "8 members in batches of 3"
+  python3 -c "import json; b=[r['batch_members'] for r in json.load(open('eight3/ensemble_summary.json'))['member_records']]; \
+assert b == [3, 3, 3, 3, 3, 3, 2, 2], b" || fail "not batches of 3, 3 and 2"
   for m in 0 1 2 3 4 5 6 7; do
     solo s8_$m 1 time.max_steps=6 output.checkpoint_interval=0 case.seed=$m
     same eight/member_00$m s8_$m
     same eight2/member_00$m s8_$m
+    same eight3/member_00$m s8_$m
   done
   ;;
 batch_restart)
