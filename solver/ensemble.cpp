@@ -291,7 +291,8 @@ int run_ensemble(const EnsemblePlan& plan, MPI_Comm comm, bool restart_latest) {
     e.set("state_checksum", ok ? io::Json(s.state_checksum) : io::Json());
     e.set("wall_seconds", record.wall_seconds);
     e.set("core_seconds", record.core_seconds);
-    // A batch member's PID: the batch's wall time over the work of all its members.
+    // A batch member's PID: the batch's wall time over the work of all its members (as if
+    // each had taken this member's steps).
     const double work = double(s.dof) * s.rk_stages * double(s.timed_steps) * std::max(1, s.batch_members);
     e.set("pid_seconds", ok && work > 0 ? io::Json(s.wall_seconds * per_member / work) : io::Json());
     e.set("restarted_from", s.restarted_from.empty() ? io::Json() : io::Json(s.restarted_from));
@@ -354,7 +355,9 @@ int run_ensemble(const EnsemblePlan& plan, MPI_Comm comm, bool restart_latest) {
     stopped = !write_failed;
     pending.clear();
   }
-  // Batches of at most plan.batch_members members, one after another.
+  // Batches of at most plan.batch_members members, one after another (the lines of groups
+  // side by side name their group).
+  if (groups > 1 && !pending.empty()) log::set_tag("[group " + std::to_string(group) + "] ");
   const size_t size = plan.batch_members > 0 ? static_cast<size_t>(plan.batch_members) : std::max<size_t>(1, pending.size());
   for (size_t first = 0; first < pending.size(); first += size) {
     if (write_failed || stopped || (first > 0 && agreed_stop_signal(group_comm) != 0)) {
