@@ -168,8 +168,6 @@ class DgOperator {
   /// state's weights, for the budgets. In a batch (mesh.members() > 1) each member's
   /// rates are its own: member m's start at m * Eq::nconserved.
   const double* ledger_rates_of_last_call() const { return ledger_rates_.data(); }
-  /// Members of the batch the mesh holds (1 for a run of its own).
-  int members() const { return members_; }
 
   /// Largest total diffusivity max(nu + nu_t, kappa + kappa_t, D + D_t) [m^2 s^-1] over this
   /// rank's nodes in the last call (subgrid models included), for the explicit

@@ -499,11 +499,9 @@ void run_equations(const RunContext& ctx, std::vector<std::unique_ptr<Case>> cas
   };
   // Field files: 0 is the initial state, k the k-th interval output, and a run that ends
   // between output times writes the next number.
-  std::vector<int> all(static_cast<size_t>(members)), fresh;
-  for (int m = 0; m < members; ++m) {
-    all[m] = m;
+  std::vector<int> fresh;
+  for (int m = 0; m < members; ++m)
     if (!team[m].restarted) fresh.push_back(m);
-  }
   if (!fresh.empty()) output(fresh, std::vector<long>(fresh.size(), 0));
   std::vector<int> fresh_profiles;
   for (int m : fresh)
