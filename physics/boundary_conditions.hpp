@@ -181,6 +181,18 @@ KOKKOS_INLINE_FUNCTION typename Eq::Cons wall_viscous_flux(const SurfaceFlux& bc
   return bc.fluxes(eq, w, n, bc.sign * area);
 }
 
+/// The condition at a wall of one member of a batch, whose members may each have their
+/// own [surface] numbers (squall ensemble --batch): a surface-flux wall takes the
+/// member's; the other conditions have none and are the same for every member.
+template <class Condition>
+KOKKOS_INLINE_FUNCTION Condition member_condition(const Condition& bc, const SurfaceParameters&) {
+  return bc;
+}
+KOKKOS_INLINE_FUNCTION SurfaceFlux member_condition(SurfaceFlux bc, const SurfaceParameters& own) {
+  bc.surface = own;
+  return bc;
+}
+
 /// The six walls of the brick, numbered like element faces: 2d is the wall at the low
 /// end of direction d, 2d + 1 the one at the high end (a periodic direction's entries
 /// are unused).

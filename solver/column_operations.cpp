@@ -37,7 +37,8 @@ void column_integration_matrices(int N, std::vector<double>& up, std::vector<dou
 
 ColumnLayout::ColumnLayout(const mesh::LocalMesh& mesh, MPI_Comm comm) {
   const int nx = mesh.element_end(0) - mesh.element_begin(0), ny = mesh.element_end(1) - mesh.element_begin(1);
-  columns_ = nx * ny;
+  members_ = mesh.members();
+  columns_ = nx * ny * members_;  // every member's (ColumnIndex)
   local_levels_ = mesh.element_end(2) - mesh.element_begin(2);
   first_level_ = mesh.element_begin(2);
   // The ranks that own the same x and y blocks, ordered by their first level.

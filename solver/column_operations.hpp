@@ -50,10 +50,28 @@ struct ColumnBasis {
   }
 };
 
-/// How a rank's elements form columns: local element e = c + columns * l, column c of
-/// the rank's columns (x fastest), local level l; the ranks that share this rank's
-/// columns (the same x and y blocks) in a communicator ordered bottom to top. Host
-/// code; collective to construct (MPI_Comm_split).
+/// Where a column's elements are: local element e = c + columns * l for column c of the
+/// rank's columns (x fastest) and local level l; in a batch (mesh::LocalMesh::batch) the
+/// members' elements follow one another, and column C = m * columns + c is column c of
+/// member m, whose elements start at m * columns * levels. One member: the identity.
+struct ColumnIndex {
+  int columns;  ///< of each member on this rank
+  int levels;   ///< local levels
+  KOKKOS_INLINE_FUNCTION int element(int column, int level) const {
+    const int m = column / columns;
+    return m * columns * levels + (column - m * columns) + columns * level;
+  }
+  KOKKOS_INLINE_FUNCTION int column(int e) const {
+    const int per_member = columns * levels, m = e / per_member;
+    return m * columns + (e - m * per_member) % columns;
+  }
+  KOKKOS_INLINE_FUNCTION int level(int e) const { return (e % (columns * levels)) / columns; }
+};
+
+/// How a rank's elements form columns (ColumnIndex), the columns of every member of a
+/// batch counted; the ranks that share this rank's columns (the same x and y blocks) in
+/// a communicator ordered bottom to top. Host code; collective to construct
+/// (MPI_Comm_split).
 class ColumnLayout {
  public:
   ColumnLayout(const mesh::LocalMesh& mesh, MPI_Comm comm);
@@ -61,7 +79,8 @@ class ColumnLayout {
   ColumnLayout(const ColumnLayout&) = delete;
   ColumnLayout& operator=(const ColumnLayout&) = delete;
 
-  int columns() const { return columns_; }            ///< element columns on this rank
+  int columns() const { return columns_; }            ///< element columns on this rank (all members')
+  ColumnIndex index() const { return {columns_ / members_, local_levels_}; }
   int local_levels() const { return local_levels_; }  ///< elements of each column on this rank
   int levels() const { return levels_; }              ///< elements of each column in the mesh
   int first_level() const { return first_level_; }    ///< mesh level of local level 0
@@ -75,7 +94,7 @@ class ColumnLayout {
   void max_over_column(const HostView<Real**>& v) const;
 
  private:
-  int columns_ = 0, local_levels_ = 0, levels_ = 0, first_level_ = 0;
+  int columns_ = 0, local_levels_ = 0, levels_ = 0, first_level_ = 0, members_ = 1;
   int column_ranks_ = 1;
   MPI_Comm column_comm_ = MPI_COMM_NULL;
   std::vector<int> rank_levels_, rank_first_level_;  ///< of each rank of the column
@@ -114,13 +133,14 @@ class ColumnOperations {
   /// gets it; the lowest double where the column's values are all that). Collective.
   void column_max(const DeviceView<Real**>& f, const DeviceView<Real**>& out) {
     const int columns = layout_.columns(), levels = layout_.local_levels();
+    const ColumnIndex index = layout_.index();
     const auto m = extreme_;
     parallel_for("columns::max", columns, L::face_nodes, KOKKOS_LAMBDA(const int c, const int ab) {
       const int a = ab % L::n1, b = ab / L::n1;
       Real v = lowest;
       for (int l = 0; l < levels; ++l)
         for (int k = 0; k < L::n1; ++k) {
-          const Real x = f(c + columns * l, L::node(a, b, k));
+          const Real x = f(index.element(c, l), L::node(a, b, k));
           v = x > v ? x : v;
         }
       m(c, ab) = v;
@@ -131,7 +151,7 @@ class ColumnOperations {
       Kokkos::deep_copy(m, host);
     }
     parallel_for("columns::max_spread", columns * levels, L::nodes, KOKKOS_LAMBDA(const int e, const int n) {
-      out(e, n) = m(e % columns, L::face_node_of(n, 2));
+      out(e, n) = m(index.column(e), L::face_node_of(n, 2));
     });
   }
 
@@ -140,12 +160,13 @@ class ColumnOperations {
   /// T(c, l, ab) = (h/2) sum_j w_j f_j along the column of face node ab.
   void element_totals(const DeviceView<Real**>& f) {
     const int columns = layout_.columns();
+    const ColumnIndex index = layout_.index();
     const auto t = totals_;
     const auto b = basis_;
     const auto hh = half_h_;
     parallel_for("columns::totals", columns * layout_.local_levels(), L::face_nodes,
                  KOKKOS_LAMBDA(const int e, const int ab) {
-                   t(e % columns, e / columns, ab) = hh(e) * weighted(b.w, f, e, ab);
+                   t(index.column(e), index.level(e), ab) = hh(e) * weighted(b.w, f, e, ab);
                  });
     if (layout_.split()) {
       const auto local = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), totals_);
@@ -177,13 +198,14 @@ class ColumnOperations {
   /// element up to node n (downward: from node n to the element's top).
   void add_within(const DeviceView<Real**>& f, const DeviceView<Real**>& out, bool downward) {
     const int columns = layout_.columns(), first = layout_.first_level();
+    const ColumnIndex index = layout_.index();
     const auto bases = bases_;
     const auto b = basis_;
     const auto hh = half_h_;
     parallel_for("columns::within", columns * layout_.local_levels(), L::nodes, KOKKOS_LAMBDA(const int e, const int n) {
       const int ab = L::face_node_of(n, 2), k = L::index(n, 2);
       const Real part = hh(e) * weighted(downward ? b.down[k] : b.up[k], f, e, ab);
-      out(e, n) = bases(e % columns, first + e / columns, ab) + part;
+      out(e, n) = bases(index.column(e), first + index.level(e), ab) + part;
     });
   }
 

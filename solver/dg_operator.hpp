@@ -131,6 +131,11 @@ struct OperatorOptions {
   /// forcing_bottom.
   physics::LargeScaleForcing forcing{};
   Real forcing_bottom = 0;
+  /// A batch: each member's forcing; empty: `forcing` for every one. The members may
+  /// differ in the values only (the same terms on: the forcing kernel's shape).
+  std::vector<physics::LargeScaleForcing> member_forcing;
+  /// A batch: each member's [surface] numbers; empty: walls.surface for every one.
+  std::vector<physics::SurfaceParameters> member_surface;
   /// Radiation ([radiation] scheme = "dycoms"; moist air only), heights above
   /// forcing_bottom.
   bool radiation = false;
@@ -284,6 +289,9 @@ class DgOperator {
   physics::Walls walls_;
   bool walls_anywhere_ = false;  ///< some direction is not periodic
   int members_ = 1;
+  int member_elements_ = 0;  ///< elements of each member on this rank (member m: m * member_elements_ on)
+  DeviceView<physics::SurfaceParameters*> member_surface_;  ///< each member's [surface] numbers
+  DeviceView<Real*> member_coriolis_;  ///< each member's Coriolis parameter f (forcing)
   std::vector<double> ledger_rates_;  ///< members_ x Eq::nconserved
   std::vector<int> boundary_member_;  ///< the batch member of each boundary face
   std::function<void(const SourceArgs&)> case_sources_;

@@ -195,6 +195,7 @@ DgOperator<N, Eq>::DgOperator(const mesh::LocalMesh& mesh, const Basis<N>& basis
       aux_(aux),
       timers_(timers) {
   members_ = mesh.members();
+  member_elements_ = elements_ / members_;
   ledger_rates_.assign(static_cast<size_t>(members_) * Eq::nconserved, 0.0);
   for (int d = 0; d < 2; ++d) two_over_h_[d] = 2 / geometry.h[d];
   {  // per element: 2 / h_z, and the filter width (the cube root of the volume over N + 1)
@@ -222,10 +223,31 @@ DgOperator<N, Eq>::DgOperator(const mesh::LocalMesh& mesh, const Basis<N>& basis
                      std::to_string(members_) + " members");
     model_constant_ = DeviceView<Real*>("dg::closure_constant", elements_);
     const auto mh = Kokkos::create_mirror_view(model_constant_);
-    const int per_member = elements_ / members_;
     for (int e = 0; e < elements_; ++e)
-      mh(e) = model_constant(options.closure, cs.empty() ? options.smagorinsky_cs : cs[e / per_member]);
+      mh(e) = model_constant(options.closure, cs.empty() ? options.smagorinsky_cs : cs[e / member_elements_]);
     Kokkos::deep_copy(model_constant_, mh);
+  }
+  {  // each member's surface numbers and forcing (a batch), or the one set
+    const auto& surface = options.member_surface;
+    const auto& forcing = options.member_forcing;
+    for (const size_t given : {surface.size(), forcing.size()})
+      if (given != 0 && static_cast<int>(given) != members_)
+        throw RunError("the operator has " + std::to_string(given) + " members' surface numbers or forcing for " +
+                       std::to_string(members_) + " members");
+    for (const physics::LargeScaleForcing& f : forcing)
+      if (f.active() != forcing_.active() || f.subsidence.active() != forcing_.subsidence.active() ||
+          f.geostrophic_sponge != forcing_.geostrophic_sponge)
+        throw RunError("the members of a batch have different forcing terms on (they may differ in values only)");
+    member_surface_ = DeviceView<physics::SurfaceParameters*>("dg::member_surface", members_);
+    member_coriolis_ = DeviceView<Real*>("dg::member_coriolis", members_);
+    const auto sh = Kokkos::create_mirror_view(member_surface_);
+    const auto ch = Kokkos::create_mirror_view(member_coriolis_);
+    for (int m = 0; m < members_; ++m) {
+      sh(m) = surface.empty() ? walls_.surface : surface[static_cast<size_t>(m)];
+      ch(m) = forcing.empty() ? forcing_.coriolis : forcing[static_cast<size_t>(m)].coriolis;
+    }
+    Kokkos::deep_copy(member_surface_, sh);
+    Kokkos::deep_copy(member_coriolis_, ch);
   }
   for (int d = 0; d < 3; ++d) walls_anywhere_ |= !mesh.brick().periodic()[d];
   // Subsidence differentiates along the elements' z lines and radiation integrates along
@@ -297,18 +319,18 @@ DgOperator<N, Eq>::DgOperator(const mesh::LocalMesh& mesh, const Basis<N>& basis
     const auto fh = Kokkos::create_mirror_view(forcing_factors_);
     const auto xh = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), x_);
     const auto ah = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), aux_);
+    const auto& each = options.member_forcing;  // a batch: each member's own
     for (int e = 0; e < elements_; ++e)
       for (int n = 0; n < L::nodes; ++n) {
         Real values[nf];
-        physics::forcing_factors(forcing_, xh(e, 2, n) - forcing_bottom_, xh(e, 2, n),
-                                 eq_.exner(ah(e, Eq::a_p_ref, n)), values);
+        const physics::LargeScaleForcing& own =
+            each.empty() ? forcing_ : each[static_cast<size_t>(e / member_elements_)];
+        physics::forcing_factors(own, xh(e, 2, n) - forcing_bottom_, xh(e, 2, n), eq_.exner(ah(e, Eq::a_p_ref, n)),
+                                 values);
         for (int k = 0; k < nf; ++k) fh(e, k, n) = values[k];
       }
     Kokkos::deep_copy(forcing_factors_, fh);
   }
-  if (radiation_ && members_ > 1)
-    throw InputError("radiation (radiation.scheme) is not batched: its column integrals span one member's mesh; "
-                     "run the members without --batch");
   if (radiation_) {
     radiation_scheme_.cp = eq_.gas.cp_d;  // the dry air's c_p of the equation set
     columns_ = std::make_unique<ColumnOperations<N>>(mesh, geometry.hz, comm);
@@ -803,7 +825,8 @@ template <int N, class Eq>
 template <class Source>
 void DgOperator<N, Eq>::forcing_sources(Real t, const StateView& q, const StateView& dq, const Source& first) {
   using F = physics::ForcingFactors;
-  const Real f = forcing_.coriolis;
+  const auto coriolis = member_coriolis_;
+  const int per_member = member_elements_;
   const Eq eq = eq_;
   const auto aux = aux_;
   const auto x = x_;
@@ -816,6 +839,7 @@ void DgOperator<N, Eq>::forcing_sources(Real t, const StateView& q, const StateV
   const auto two_over_hz = two_over_hz_;
   parallel_for("dg::forcing", elements_, KOKKOS_LAMBDA(const int e) {
     const Real dz = two_over_hz(e);
+    const Real f = coriolis(e / per_member);
     // h_tot and q_t of the element's nodes, for their derivatives along z.
     Real h_tot[L::nodes], q_t[L::nodes];
     if (subsidence)

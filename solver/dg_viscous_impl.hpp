@@ -733,16 +733,20 @@ void DgOperator<N, Eq>::viscous_wall_faces(const StateView& q, int wall, const C
   const bool curved = curved_;
   const Eq eq = eq_;
   const int first = wall_begin_[wall], lf = wall;
+  const auto surfaces = member_surface_;
+  const int per_member = member_elements_;
   parallel_for("dg::viscous_boundary_faces", wall_begin_[wall + 1] - first, L::face_nodes,
                KOKKOS_LAMBDA(const int i, const int m) {
                  const int f = first + i, e = faces(f, 0);
                  const int n = L::volume_node_of(m, lf);
+                 // The element's member's condition (its own surface numbers in a batch).
+                 const auto own = physics::member_condition(bc, surfaces(e / per_member));
                  Cons fv{};
                  for (int v = first_viscous; v < nvar; ++v) fv[v] = T(e, lf, v, m);
                  const typename Eq::Prim w = node_primitive(eq, load<Eq>(q, e, n), aux(e, Eq::a_phi, n), th, e, n);
                  const Cons fw = curved
-                                     ? physics::wall_viscous_flux(bc, eq, fv, w, contravariant(metrics, e, n, lf / 2))
-                                     : bc.viscous_flux(eq, fv, w);
+                                     ? physics::wall_viscous_flux(own, eq, fv, w, contravariant(metrics, e, n, lf / 2))
+                                     : own.viscous_flux(eq, fv, w);
                  for (int v = first_viscous; v < nvar; ++v) S(e, lf, v, m) -= fw[v] - fv[v];
                  for (int c = 0; c < Eq::nconserved; ++c) flux(f, c, m) -= fw[Eq::conserved(c)];
                });

@@ -165,23 +165,74 @@ bool batch_may_differ(const std::string& key) {
   // The initial perturbations of the cases (cases/registry.cpp), which the operator does
   // not see; the numbers the operator keeps per element (OperatorOptions::member_*); and
   // each member's time steps and output times (its clock: MemberClock).
-  static const char* const keys[] = {"case.seed",          "case.amplitude",           "case.theta_perturbation",
-                                     "case.qt_perturbation", "physics.smagorinsky_cs", "time.cfl",
-                                     "time.dt",            "time.end_time",            "time.max_steps",
-                                     "output.interval",    "output.profiles_interval", "output.checkpoint_interval",
+  static const char* const keys[] = {"case.seed",
+                                     "case.amplitude",
+                                     "case.theta_perturbation",
+                                     "case.qt_perturbation",
+                                     "physics.smagorinsky_cs",
+                                     "forcing.coriolis",
+                                     "forcing.geostrophic_u",
+                                     "forcing.geostrophic_v",
+                                     "forcing.subsidence",
+                                     "forcing.theta_tendency",
+                                     "forcing.qt_tendency",
+                                     "time.cfl",
+                                     "time.dt",
+                                     "time.end_time",
+                                     "time.max_steps",
+                                     "output.interval",
+                                     "output.profiles_interval",
+                                     "output.checkpoint_interval",
                                      "output.checkpoint_steps"};
   for (const char* k : keys)
     if (key == k) return true;
-  return false;
+  // Every [surface] number (the wall kinds, [boundary], are the batch's).
+  return key.rfind("surface.", 0) == 0;
 }
+
+namespace {
+/// The forcing terms a config switches on, by key. The members of a batch may give the
+/// forcing other values but share its kernel: the forcing is on for all or for none
+/// (physics::LargeScaleForcing::active) and so is subsidence (its vertical derivatives).
+std::vector<std::pair<std::string, bool>> forcing_terms(const ForcingConfig& f) {
+  return {{"forcing.coriolis", f.coriolis != 0},
+          {"forcing.geostrophic_u", !f.geostrophic_u.empty()},
+          {"forcing.geostrophic_v", !f.geostrophic_v.empty()},
+          {"forcing.subsidence", !f.subsidence.empty()},
+          {"forcing.theta_tendency", !f.theta_tendency.empty()},
+          {"forcing.qt_tendency", !f.qt_tendency.empty()},
+          {"forcing.geostrophic_sponge", f.geostrophic_sponge}};
+}
+bool forcing_on(const ForcingConfig& f) {
+  return f.coriolis != 0 || !f.subsidence.empty() || !f.theta_tendency.empty() || !f.qt_tendency.empty() ||
+         f.geostrophic_sponge;
+}
+
+/// Members that switch the forcing, or its subsidence, on where the first member has it
+/// off (or off where it has it on): an error naming the member and a key that differs.
+void check_forcing_terms(const EnsemblePlan& plan) {
+  const ForcingConfig& first = plan.configs.front().forcing;
+  for (size_t i = 1; i < plan.configs.size(); ++i) {
+    const ForcingConfig& own = plan.configs[i].forcing;
+    const bool subsidence = own.subsidence.empty() != first.subsidence.empty();
+    if (!subsidence && forcing_on(own) == forcing_on(first)) continue;
+    const auto mine = forcing_terms(own), theirs = forcing_terms(first);
+    for (size_t k = 0; k < mine.size(); ++k) {
+      if (mine[k].second == theirs[k].second || (subsidence && mine[k].first != "forcing.subsidence")) continue;
+      const auto state = [](bool on) { return on ? std::string("on") : std::string("off (unset or 0)"); };
+      throw InputError(plan.spec.source + ": member " + std::to_string(plan.spec.members[i].index) + ": '" +
+                       mine[k].first + "' is " + state(mine[k].second) + ", member " +
+                       std::to_string(plan.spec.members.front().index) + "'s is " + state(theirs[k].second) +
+                       ": the members of a batch may give the forcing other values, but " +
+                       (subsidence ? "subsidence" : "the forcing") +
+                       " must be on for all of them or for none; run them without batch");
+    }
+  }
+}
+}  // namespace
 
 void check_batch(const EnsemblePlan& plan) {
   const std::string where = plan.spec.source + ": ";
-  const Config& first = plan.configs.front();
-  if (first.radiation.scheme != "none")
-    throw InputError(where + "'radiation.scheme' = \"" + first.radiation.scheme +
-                     "\": a batch (ensemble.batch, --batch) does not take radiation yet (its column integrals span "
-                     "one member's mesh); run the members without batch");
   // Every key a member sets, with each member's value ("" where it keeps the common one).
   const auto values = [](const io::EnsembleMember& member) {
     std::map<std::string, std::string> v;
@@ -208,11 +259,14 @@ void check_batch(const EnsemblePlan& plan) {
                          " differs from member " + std::to_string(zero.index) + "'s " + theirs +
                          ": the members of a batch (ensemble.batch, --batch) may differ only in their initial "
                          "perturbations (case.*: seed, amplitude, theta_perturbation, qt_perturbation), "
-                         "physics.smagorinsky_cs, their time steps and end (time.*: cfl, dt, end_time, max_steps) "
+                         "physics.smagorinsky_cs, the surface numbers (surface.*), the forcing's values "
+                         "(forcing.*: coriolis, geostrophic_u, geostrophic_v, subsidence, theta_tendency, "
+                         "qt_tendency), their time steps and end (time.*: cfl, dt, end_time, max_steps) "
                          "and output times (output.*: interval, profiles_interval, checkpoint_interval, "
                          "checkpoint_steps) for now; run them without batch");
     }
   }
+  check_forcing_terms(plan);
 }
 
 int run_ensemble(const EnsemblePlan& plan, MPI_Comm comm, bool restart_latest) {

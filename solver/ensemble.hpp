@@ -29,13 +29,13 @@ struct EnsemblePlan {
   int batch_members = 0;     ///< at most this many members per batch (0: a group's all)
 };
 
-/// Keys a member of a batch may set to its own value: those of its initial conditions.
+/// Keys a member of a batch may set to its own value: its initial perturbation, C_s, its
+/// surface numbers, the forcing's values, its time steps, end and output times.
 bool batch_may_differ(const std::string& key);
 
 /// InputError, naming the file, the member and the key, unless the members can run as one
-/// batch: they differ in no key but those batch_may_differ allows, time.dt fixes the time
-/// step (so that each member takes the steps it takes alone), and no radiation scheme
-/// integrates over columns.
+/// batch: they differ in no key but those batch_may_differ allows, the forcing (and its
+/// subsidence) is on for all of them or for none.
 void check_batch(const EnsemblePlan& plan);
 
 /// Ranks per member: `requested` when > 0 (InputError unless it divides `ranks`), else

@@ -243,8 +243,13 @@ void run_equations(const RunContext& ctx, std::vector<std::unique_ptr<Case>> cas
     }
   }
   if (batched)  // the numbers each member may have of its own (check_batch)
-    for (const BatchMember& member : members_of)
-      options.member_smagorinsky_cs.push_back(member.config->physics.smagorinsky_cs);
+    for (size_t m = 0; m < members_of.size(); ++m) {
+      const Config& own = *members_of[m].config;
+      const dg::OperatorOptions o = detail::operator_options(own, gravity);
+      options.member_smagorinsky_cs.push_back(own.physics.smagorinsky_cs);
+      options.member_surface.push_back(cases[m]->walls(o.walls).surface);
+      options.member_forcing.push_back(o.forcing);
+    }
   const Eq eq = Eq::make(options.gas, options.water);
   dg::DgOperator<N, Eq> rhs(mesh, basis, geometry, aux, options, comm, ctx.timers);
   TimeIntegrator integrator(config.time.integrator, rhs.state_size());
@@ -393,12 +398,13 @@ void run_equations(const RunContext& ctx, std::vector<std::unique_ptr<Case>> cas
     } else if (rhs.radiation()) {
       rhs.evaluate_for_diagnostics(time, q_flat, integrator.stage_buffer());
     }
-    if (rhs.radiation()) {  // not batched (the operator refuses it)
+    if (rhs.radiation()) {
       // (element, node) seen as (element, 1, node): the same values in the same order.
       const auto nodes = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), rhs.radiative_flux());
       const HostView<Real***> flux(nodes.data(), elements, 1, L::nodes);
-      out[0].further.push_back({"F_rad", "net upward longwave flux of the radiation scheme", "W m-2",
-                                grid_node_values(flux, lgl_nodes, member_mesh)[0]});
+      for (int m : which)
+        out[m].further.push_back({"F_rad", "net upward longwave flux of the radiation scheme", "W m-2",
+                                  grid_node_values(member_part(flux, m), lgl_nodes, member_mesh)[0]});
     }
     return out;
   };
@@ -692,15 +698,22 @@ void run_dg(const RunContext& ctx) {
   else
     cases.push_back(ctx.case_info.make(ctx.config));
   if (cases[0]->moist()) return run_moist_with_tracers<N>(ctx, std::move(cases), tracers);
-  // Water at the surface of a dry case: nothing would carry it.
-  for (const auto& [name, value] : {std::pair<const char*, double>{"water_flux", ctx.config.surface.water_flux},
-                                    {"moisture_transfer", ctx.config.surface.moisture_transfer}})
-    if (value != 0)
-      throw InputError(ctx.config.source + ": 'surface." + name + "': expected 0 (unset): the case '" +
-                       ctx.case_info.name + "' is dry (it carries no water)");
-  if (!ctx.config.forcing.qt_tendency.empty())
-    throw InputError(ctx.config.source + ": 'forcing.qt_tendency': expected [] (unset): the case '" +
-                     ctx.case_info.name + "' is dry (it carries no water)");
+  // Water at the surface of a dry case: nothing would carry it (each member's own, in a batch).
+  std::vector<const Config*> configs;
+  if (ctx.batch)
+    for (const BatchMember& member : *ctx.batch) configs.push_back(member.config);
+  else
+    configs.push_back(&ctx.config);
+  for (const Config* c : configs) {
+    for (const auto& [name, value] : {std::pair<const char*, double>{"water_flux", c->surface.water_flux},
+                                      {"moisture_transfer", c->surface.moisture_transfer}})
+      if (value != 0)
+        throw InputError(c->source + ": 'surface." + name + "': expected 0 (unset): the case '" +
+                         ctx.case_info.name + "' is dry (it carries no water)");
+    if (!c->forcing.qt_tendency.empty())
+      throw InputError(c->source + ": 'forcing.qt_tendency': expected [] (unset): the case '" + ctx.case_info.name +
+                       "' is dry (it carries no water)");
+  }
   if (ctx.config.radiation.scheme != "none")
     throw InputError(ctx.config.source + ": 'radiation.scheme' = \"" + ctx.config.radiation.scheme +
                      "\": expected \"none\": the case '" + ctx.case_info.name +

@@ -4,7 +4,8 @@
 # same config run alone with `squall run` (its state_checksum), on other rank counts, for
 # 1, 4 and 8 members, with seeds and a closure constant varying, across a stop by signal
 # and a restart on another rank count; a member that blows up fails alone; and the same
-# for members run as one batch (--batch).
+# for members run as one batch (--batch), also with their own surface fluxes and forcing,
+# and with radiation.
 set -u
 squall=$1 cases=$2 work=$3 mpiexec=$4 test=$5
 here=$(cd "$(dirname "$0")" && pwd)
@@ -262,6 +263,78 @@ EOF
     cmp <(cut -d, -f1-14 ens/member_00$m/diagnostics.csv) <(cut -d, -f1-14 solo$m/diagnostics.csv) ||
       fail "member $m: diagnostics.csv differs from its solo run's after the restart"
   done
+  ;;
+batch_physics)
+  # Members of a batch with their own surface fluxes and forcing (as sweeps of a surface
+  # flux or of the large-scale forcing do): one batch split over 2 ranks, every member in
+  # its solo run's state with its solo run's ledger, and each in another state than
+  # member 0's (the numbers reach the state).
+  ensemble_file f.toml '"time.max_steps=20", "output.checkpoint_interval=0"' <<EOF
+batch = true
+
+[[member]]
+set = []
+[[member]]
+set = ["surface.heat_flux=0.02", "surface.water_flux=1.0e-4"]
+[[member]]
+set = ["surface.friction_velocity=0.0", "surface.drag_coefficient=1.2e-3"]
+[[member]]
+set = ["forcing.coriolis=1.0e-4", "forcing.geostrophic_u=[[0.0, -5.0], [3000.0, -2.0]]", "forcing.geostrophic_v=[[0.0, 2.0]]", "forcing.subsidence=[[0.0, 0.0], [1000.0, -0.01], [2100.0, 0.0]]", "forcing.theta_tendency=[[0.0, -5.0e-5], [3000.0, 0.0]]", "forcing.qt_tendency=[[0.0, -3.0e-8], [500.0, 0.0]]"]
+EOF
+  $mpiexec -n 2 "$squall" ensemble f.toml --output f --ranks-per-member 2 --quiet || fail "a batch of 4 on 2 ranks"
+  count f/ensemble_summary.json done 4
+  member_sets=(""
+    "surface.heat_flux=0.02 surface.water_flux=1.0e-4"
+    "surface.friction_velocity=0.0 surface.drag_coefficient=1.2e-3"
+    "forcing.coriolis=1.0e-4 forcing.geostrophic_u=[[0.0,-5.0],[3000.0,-2.0]] forcing.geostrophic_v=[[0.0,2.0]] forcing.subsidence=[[0.0,0.0],[1000.0,-0.01],[2100.0,0.0]] forcing.theta_tendency=[[0.0,-5.0e-5],[3000.0,0.0]] forcing.qt_tendency=[[0.0,-3.0e-8],[500.0,0.0]]")
+  for m in 0 1 2 3; do
+    # shellcheck disable=SC2086 # the member's overrides, one word each
+    solo solo$m 1 time.max_steps=20 output.checkpoint_interval=0 ${member_sets[$m]}
+    same f/member_00$m solo$m
+    same_rows f/member_00$m/diagnostics.csv solo$m/diagnostics.csv ||
+      fail "member $m: diagnostics.csv differs from its solo run's"
+    [ $m = 0 ] || ! $check same-checksum f/member_00$m/summary.json f/member_000/summary.json ||
+      fail "member $m ended in member 0's state: its surface numbers or forcing did not act"
+  done
+  # Bulk aerodynamic walls: each member its own sea-surface temperature and coefficients.
+  ensemble_file b.toml '"time.max_steps=20", "output.checkpoint_interval=0", "boundary.z_low=\"bulk_aerodynamic\"", "surface.heat_flux=0", "surface.water_flux=0", "surface.friction_velocity=0", "surface.drag_coefficient=1.2e-3", "surface.moisture_transfer=1.2e-3"' <<EOF
+members = 2
+vary = { "surface.temperature" = [300.4, 302.0], "surface.heat_transfer" = [1.1e-3, 2.0e-3] }
+batch = true
+EOF
+  "$squall" ensemble b.toml --output b --quiet || fail "a batch of 2 with bulk aerodynamic walls"
+  for m in 0 1; do
+    sst=300.4 ch=1.1e-3
+    [ $m = 1 ] && sst=302.0 ch=2.0e-3
+    solo bulk$m 1 time.max_steps=20 output.checkpoint_interval=0 'boundary.z_low="bulk_aerodynamic"' \
+      surface.heat_flux=0 surface.water_flux=0 surface.friction_velocity=0 surface.drag_coefficient=1.2e-3 \
+      surface.moisture_transfer=1.2e-3 surface.temperature=$sst surface.heat_transfer=$ch
+    same b/member_00$m bulk$m
+  done
+  $check same-checksum b/member_001/summary.json b/member_000/summary.json && fail "two SSTs gave one state"
+  # DYCOMS-II: radiation (column integrals of each member's liquid water) in a batch split
+  # over 2 ranks (the columns split in z), each member with its own seed, surface flux and
+  # CFL number; the profiles (F_rad among them) are the solo runs'.
+  { printf '[ensemble]\nconfig = "%s"\n' "$cases/dycoms_rf01_small.toml"
+    printf 'set = ["dg.order=2", "mesh.elements=[2,2,10]", "time.max_steps=12", "output.interval=0", '
+    printf '"output.profiles_interval=10.0", "output.checkpoint_interval=0"]\nbatch = true\nmembers = 3\n'
+    printf 'vary = { "case.seed" = "range", "surface.heat_flux" = [0.01215, 0.02, 0.01215], "time.cfl" = [0.8, 0.8, 0.6] }\n'
+  } > d.toml
+  $mpiexec -n 2 "$squall" ensemble d.toml --output d --ranks-per-member 2 --quiet || fail "a batch of DYCOMS on 2 ranks"
+  for m in 0 1 2; do
+    flux=0.01215 cfl=0.8
+    [ $m = 1 ] && flux=0.02
+    [ $m = 2 ] && cfl=0.6
+    "$squall" run "$cases/dycoms_rf01_small.toml" --quiet --output dsolo$m --set dg.order=2 --set "mesh.elements=[2,2,10]" \
+      --set time.max_steps=12 --set output.interval=0 --set output.profiles_interval=10.0 \
+      --set output.checkpoint_interval=0 --set case.seed=$m --set surface.heat_flux=$flux --set time.cfl=$cfl ||
+      fail "solo DYCOMS $m"
+    same d/member_00$m dsolo$m
+    same_rows d/member_00$m/diagnostics.csv dsolo$m/diagnostics.csv || fail "DYCOMS member $m: diagnostics.csv differs"
+    cmp <(ncdump d/member_00$m/profiles.nc | sed -n '/^data:/,$p') <(ncdump dsolo$m/profiles.nc | sed -n '/^data:/,$p') ||
+      fail "DYCOMS member $m: profiles.nc differs from its solo run's"
+  done
+  ncdump -h d/member_000/profiles.nc | grep -q "F_rad" || fail "no F_rad in the profiles"
   ;;
 *) fail "unknown test $test" ;;
 esac

@@ -32,28 +32,33 @@ struct ColumnResult {
 };
 
 /// below, above and the column maximum of z where z < threshold, on the partition of
-/// `comm` (collective).
-ColumnResult run(const mesh::Brick& brick, MPI_Comm comm, double threshold) {
+/// `comm` (collective). With copies > 1, a batch of that many copies of the rank's mesh
+/// (mesh::LocalMesh::batch); copy m has the field shifted by s = shift + m and the
+/// threshold lowered by 0.4 s. The result of copy `result_copy`.
+ColumnResult run(const mesh::Brick& brick, MPI_Comm comm, double threshold, int copies = 1, int result_copy = 0,
+                 int shift = 0) {
   const auto n = brick.elements();
   const auto part = mesh::CartesianPartition::choose(n, comm_size(comm));
-  const mesh::LocalMesh local(brick, part, comm_rank(comm));
-  const int elements = local.element_count();
+  const mesh::LocalMesh member(brick, part, comm_rank(comm));
+  const mesh::LocalMesh local = copies > 1 ? mesh::LocalMesh::batch(member, copies) : member;
+  const int elements = local.element_count(), per_member = member.element_count();
   std::vector<Real> h_z(elements);
-  for (int e = 0; e < elements; ++e) h_z[e] = brick.element_size(2, brick.element_coords(local.global_element(e))[2]);
+  for (int e = 0; e < elements; ++e)
+    h_z[e] = brick.element_size(2, brick.element_coords(member.global_element(e % per_member))[2]);
   ColumnOperations<N> columns(local, h_z, comm);
   std::vector<double> nodes, weights;
   lgl_nodes_weights(N, nodes, weights);
   HostView<Real**> f("f", elements, L::nodes), zmask("zmask", elements, L::nodes);
   ColumnResult out;
   for (int e = 0; e < elements; ++e) {
-    const int g = local.global_element(e);
+    const int copy = e / per_member, g = member.global_element(e % per_member), s = shift + copy;
     const int index[3] = {g % n[0], (g / n[0]) % n[1], g / (n[0] * n[1])};
     for (int v = 0; v < L::nodes; ++v) {
       double x[3];
       for (int d = 0; d < 3; ++d) x[d] = brick.node_position(d, index[d], (nodes[L::index(v, d)] + 1) / 2);
-      f(e, v) = field(x[0], x[1], x[2]);
-      zmask(e, v) = x[2] < threshold ? x[2] : ColumnOperations<N>::lowest;
-      out.x[{g, v}] = {x[0], x[1], x[2]};
+      f(e, v) = field(x[0], x[1], x[2]) + s;
+      zmask(e, v) = x[2] < threshold - 0.4 * s ? x[2] : ColumnOperations<N>::lowest;
+      if (copy == result_copy) out.x[{g, v}] = {x[0], x[1], x[2]};
     }
   }
   const auto fd = Kokkos::create_mirror_view_and_copy(MemSpace(), f);
@@ -65,8 +70,8 @@ ColumnResult run(const mesh::Brick& brick, MPI_Comm comm, double threshold) {
   const auto b = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), below);
   const auto a = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), above);
   const auto m = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), highest);
-  for (int e = 0; e < elements; ++e)
-    for (int v = 0; v < L::nodes; ++v) out.node[{local.global_element(e), v}] = {b(e, v), a(e, v), m(e, v)};
+  for (int e = result_copy * per_member; e < (result_copy + 1) * per_member; ++e)
+    for (int v = 0; v < L::nodes; ++v) out.node[{member.global_element(e % per_member), v}] = {b(e, v), a(e, v), m(e, v)};
   return out;
 }
 
@@ -97,6 +102,20 @@ void check_columns(std::array<int, 3> n, std::vector<double> z_faces = {}) {
     CHECK(value[0] == one[0]);
     CHECK(value[1] == one[1]);
     CHECK(value[2] == one[2]);
+  }
+  // A batch of 3 copies (each with its own field and threshold) on this partition: each
+  // copy's columns are its own, with the bits of that copy alone on one rank.
+  for (int copy = 0; copy < 3; ++copy) {
+    const ColumnResult batched = run(brick, MPI_COMM_WORLD, threshold, 3, copy);
+    const ColumnResult own = run(brick, MPI_COMM_SELF, threshold, 1, 0, copy);
+    REQUIRE(batched.node.size() == here.node.size());
+    for (const auto& [key, value] : batched.node) {
+      const auto& alone_value = own.node.at(key);
+      CHECK(value[0] == alone_value[0]);
+      CHECK(value[1] == alone_value[1]);
+      CHECK(value[2] == alone_value[2]);
+    }
+    if (copy > 0) CHECK(batched.node.begin()->second[1] != here.node.begin()->second[1]);  // the column total
   }
   // The top node of an element and the bottom node of the element above it agree bit for bit.
   for (const auto& [key, value] : alone.node) {
