@@ -87,6 +87,37 @@ Real parallel_max_teams(const std::string& label, int n, std::size_t scratch_byt
   return result;
 }
 
+/// out(g) = the maximum of body(g, i) over i in [0, n) for each group g of out (the
+/// members of a batch, say; the lowest Real where n = 0). Exact, hence reproducible. On a
+/// device one launch serves every group, a team each; a host backend takes the groups one
+/// after another, each over all its threads (launches cost little there, and a team of
+/// one thread per group would leave threads idle). `teams` picks the way (the tests run
+/// the device's on a host backend too).
+template <class Body>
+void parallel_max_groups(const std::string& label, int n, const DeviceView<Real*>& out, const Body& body,
+                         bool teams = !host_backend) {
+  const int groups = static_cast<int>(out.extent(0));
+  if (!teams) {
+    const auto h = Kokkos::create_mirror_view(out);  // the same memory on a host backend
+    for (int g = 0; g < groups; ++g) h(g) = parallel_max(label, n, KOKKOS_LAMBDA(const int i) { return body(g, i); });
+    Kokkos::deep_copy(out, h);
+  } else {
+    Kokkos::parallel_for(
+        label, Kokkos::TeamPolicy<ExecSpace>(groups, Kokkos::AUTO), KOKKOS_LAMBDA(const TeamMember& team) {
+          const int g = team.league_rank();
+          Real m = 0;
+          Kokkos::parallel_reduce(
+              Kokkos::TeamThreadRange(team, n),
+              [&](const int i, Real& v) {
+                const Real x = body(g, i);
+                if (x > v) v = x;
+              },
+              Kokkos::Max<Real>(m));
+          Kokkos::single(Kokkos::PerTeam(team), [&]() { out(g) = m; });
+        });
+  }
+}
+
 /// Minimum of body(i) over i in [0, n): minus the maximum of -body (negation is exact).
 template <class Body>
 Real parallel_min(const std::string& label, int n, const Body& body) {

@@ -179,13 +179,19 @@ class DgOperator {
   /// diffusion limit of the time step; before the first call, and without viscous
   /// terms, the molecular one. Not reduced over ranks.
   Real max_diffusivity() const { return max_diffusivity_; }
-  /// The same for member m of a batch alone (its own elements); max_diffusivity() for a
-  /// run of its own.
-  Real max_diffusivity(int m) const {
-    if (element_diffusivity_.extent(0) == 0 || !evaluated_) return max_diffusivity_;
+  /// The same for each member of a batch alone (its own elements), in one launch on a
+  /// device (parallel_max_groups); max_diffusivity() for each, before the first call or
+  /// without a batch's viscous terms. Not reduced over ranks.
+  std::vector<Real> member_max_diffusivities() const {
+    std::vector<Real> out(static_cast<size_t>(members_), max_diffusivity_);
+    if (element_diffusivity_.extent(0) == 0 || !evaluated_) return out;
     const auto d = element_diffusivity_;
-    const int per_member = elements_ / members_, first = m * per_member;
-    return parallel_max("dg::member_max_diffusivity", per_member, KOKKOS_LAMBDA(const int e) { return d(first + e); });
+    const int per_member = member_elements_;
+    parallel_max_groups("dg::member_max_diffusivity", per_member, member_maxima_,
+                        KOKKOS_LAMBDA(const int m, const int e) { return d(m * per_member + e); });
+    Kokkos::deep_copy(member_maxima_host_, member_maxima_);
+    for (int m = 0; m < members_; ++m) out[static_cast<size_t>(m)] = member_maxima_host_(m);
+    return out;
   }
   /// max(nu, kappa, D): D only with tracers.
   Real max_molecular_diffusivity() const {
@@ -281,6 +287,8 @@ class DgOperator {
   bool cloud_interior_;
   DeviceView<Real*> filter_width_;  ///< each element's filter width (its volume)^(1/3) / (N + 1)
   DeviceView<Real*> element_diffusivity_;  ///< a batch with viscous terms: each element's largest diffusivity
+  DeviceView<Real*> member_maxima_;  ///< a batch with viscous terms: each member's largest diffusivity
+  typename DeviceView<Real*>::host_mirror_type member_maxima_host_;
   DeviceView<Real*> model_constant_;  ///< each element's closure constant from its member's C_s (model_constant)
   bool sponge_;
   bool theta_diffusion_;

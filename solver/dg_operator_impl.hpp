@@ -359,7 +359,11 @@ DgOperator<N, Eq>::DgOperator(const mesh::LocalMesh& mesh, const Basis<N>& basis
     Kokkos::deep_copy(conserved_, ch);
   }
   if (viscous_) {
-    if (members_ > 1) element_diffusivity_ = DeviceView<Real*>("dg::element_diffusivity", elements_);
+    if (members_ > 1) {
+      element_diffusivity_ = DeviceView<Real*>("dg::element_diffusivity", elements_);
+      member_maxima_ = DeviceView<Real*>("dg::member_max_diffusivity", members_);
+      member_maxima_host_ = Kokkos::create_mirror_view(member_maxima_);
+    }
     gvars_ = DeviceView<Real***>("dg::gradient_variables", elements_, Eq::ngrad, L::nodes);
     if (theta_gradient_) exner_ = DeviceView<Real**>("dg::exner", elements_, L::nodes);
     // Pi(p_ref), for Eq::exner_near. A rank forms the gradient variables of a remote

@@ -92,6 +92,25 @@ std::array<Real, 2> max_wave_speed_and(const Eq& eq, const dg::StateView& q, con
   return global;
 }
 
+/// out(m) = the largest |u_d| + c of member m's nodes on this rank (+infinity at a
+/// non-physical node, as in max_wave_speed_and), for the members of a batch, whose
+/// elements are `per_member` after one another: one launch for all on a device.
+template <int N, class Eq>
+void member_wave_speeds(const Eq& eq, const dg::StateView& q, const dg::AuxView& aux, int per_member,
+                        const DeviceView<Real*>& out) {
+  using L = dg::Layout<N>;
+  parallel_max_groups("solver::member_max_wave_speed", per_member * L::nodes, out,
+                      KOKKOS_LAMBDA(const int m, const int i) {
+                        const int e = m * per_member + i / L::nodes, n = i % L::nodes;
+                        const typename Eq::Cons s = dg::load<Eq>(q, e, n);
+                        const typename Eq::Prim w = eq.primitive(s, aux(e, Eq::a_phi, n));
+                        if (!eq.is_physical(s, w)) return Real(INFINITY);
+                        Real v = 0;
+                        for (int d = 0; d < 3; ++d) v = math::max(v, eq.max_wave_speed(w, d));
+                        return v;
+                      });
+}
+
 /// Moist air: rho q_t >= 0 at every node after a step, by the scaling limiter of Zhang &
 /// Shu (physics/positivity.hpp) in each element whose nodal minimum is negative, with the
 /// LGL quadrature weights (the element's water is kept to round-off; elements whose
@@ -355,10 +374,22 @@ void run_equations(const RunContext& ctx, std::vector<std::unique_ptr<Case>> cas
   const auto max_wave_speed = [&](const Member& u) {
     return detail::max_wave_speed_and<N, Eq>(eq, u.q, u.aux, 0, comm)[0];
   };
-  // The wave speed of each member's state at the start of each step (the initial states
-  // were checked above), and the largest diffusivity of the last stage before it.
-  for (int m = 0; m < members; ++m)
-    team[m].maxima = detail::max_wave_speed_and<N, Eq>(eq, team[m].q, team[m].aux, rhs.max_diffusivity(m), comm);
+  // Each member's largest wave speed (+infinity at a non-physical node: the state check)
+  // and the largest diffusivity of the last stage, over ranks: for a batch, one launch of
+  // each (on a device) and one allreduce for all members.
+  const DeviceView<Real*> member_waves("solver::member_wave_speeds", members);
+  const auto member_waves_host = Kokkos::create_mirror_view(member_waves);
+  const auto update_maxima = [&] {
+    detail::member_wave_speeds<N, Eq>(eq, q, aux, member_elements, member_waves);
+    Kokkos::deep_copy(member_waves_host, member_waves);
+    const std::vector<Real> diffusivity = rhs.member_max_diffusivities();
+    std::vector<double> local(2 * static_cast<size_t>(members)), global(local.size());
+    for (int m = 0; m < members; ++m) local[2 * m] = member_waves_host(m), local[2 * m + 1] = diffusivity[m];
+    MPI_Allreduce(local.data(), global.data(), 2 * members, MPI_DOUBLE, MPI_MAX, comm);
+    for (int m = 0; m < members; ++m) team[m].maxima = {global[2 * m], global[2 * m + 1]};
+  };
+  // At the start of each step (the initial states were checked above).
+  update_maxima();
   double loop_start = MPI_Wtime();
 
   // With viscous terms, profiles.nc also gets the modelled (subgrid) fluxes, which one
@@ -565,8 +596,8 @@ void run_equations(const RunContext& ctx, std::vector<std::unique_ptr<Case>> cas
     ++loop_steps;
     for (int m = 0; m < members; ++m) {
       Member& u = team[m];
-      const auto range = std::make_pair(m * block, (m + 1) * block);
       if (!running(u)) {  // a member that failed or ended keeps its last state
+        const auto range = std::make_pair(m * block, (m + 1) * block);
         Kokkos::deep_copy(Kokkos::subview(q_flat, range), Kokkos::subview(q_last_good, range));
         continue;
       }
@@ -574,7 +605,12 @@ void run_equations(const RunContext& ctx, std::vector<std::unique_ptr<Case>> cas
       ++u.run.step;
       u.run.t = u.at_output ? u.next_output : u.run.t + u.run.dt;
       u.the_case->post_step(u.run.t, u.q, comm);
-      u.maxima = detail::max_wave_speed_and<N, Eq>(eq, u.q, u.aux, rhs.max_diffusivity(m), comm);  // also the state check
+    }
+    update_maxima();  // also the state check
+    for (int m = 0; m < members; ++m) {
+      Member& u = team[m];
+      if (!running(u)) continue;
+      const auto range = std::make_pair(m * block, (m + 1) * block);
       std::string bad;
       if (!std::isfinite(u.maxima[0])) {
         bad = detail::check_physical<N, Eq>(eq, u.q, u.aux, u.x, member_mesh, u.run.step, u.run.t, comm);

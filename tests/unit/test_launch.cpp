@@ -29,3 +29,23 @@ TEST_CASE("parallel_min and math wrappers", "[core]") {
   CHECK(math::isfinite(1.0));
   CHECK(math::pow(2.0, 10.0) == 1024.0);
 }
+
+TEST_CASE("parallel_max_groups: each group's maximum, one after another or as teams", "[core]") {
+  // 5 groups of 203 items; group g's largest is at item (37 g) % 203; group 3 has an
+  // infinite item, as a non-physical node's wave speed is.
+  const int groups = 5, n = 203;
+  const auto body = KOKKOS_LAMBDA(const int g, const int i) {
+    if (g == 3 && i == 100) return Real(INFINITY);
+    return i == (37 * g) % n ? Real(1000 + g) : Real(g) + Real(i) / n;
+  };
+  for (const bool teams : {false, true}) {
+    DeviceView<Real*> out("out", groups);
+    parallel_max_groups("test::max_groups", n, out, body, teams);
+    const auto h = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), out);
+    for (int g = 0; g < groups; ++g) CHECK(h(g) == (g == 3 ? Real(INFINITY) : Real(1000 + g)));
+  }
+  DeviceView<Real*> none("none", 2);  // no items: the lowest value, as parallel_max gives
+  parallel_max_groups("test::max_groups_empty", 0, none, body, true);
+  const auto h = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), none);
+  CHECK(h(0) == parallel_max("test::max_empty", 0, KOKKOS_LAMBDA(const int) { return Real(0); }));
+}
