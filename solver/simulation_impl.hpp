@@ -70,44 +70,42 @@ std::string check_physical(const Eq& eq, const dg::StateView& q, const dg::AuxVi
   return outcome.message;
 }
 
-/// Largest |u_d| + c over all nodes, directions and ranks (a maximum is exact, hence
-/// reproducible), and the largest over ranks of `other` (one allreduce for both). The
-/// same pass checks the state: a non-physical node (check_physical's test) makes the
-/// wave speed +infinity, so one pass per step serves both the check and the next dt.
+/// The largest |u_d| + c over the directions at node n of element e; +infinity at a
+/// non-physical node (check_physical's test), so that the pass that gives the next time
+/// step checks the state too.
+template <class Eq>
+KOKKOS_INLINE_FUNCTION Real node_wave_speed(const Eq& eq, const dg::StateView& q, const dg::AuxView& aux, int e,
+                                            int n) {
+  const typename Eq::Cons s = dg::load<Eq>(q, e, n);
+  const typename Eq::Prim w = eq.primitive(s, aux(e, Eq::a_phi, n));
+  if (!eq.is_physical(s, w)) return Real(INFINITY);
+  Real v = 0;
+  for (int d = 0; d < 3; ++d) v = math::max(v, eq.max_wave_speed(w, d));
+  return v;
+}
+
+/// Largest node_wave_speed over all nodes and ranks (a maximum is exact, hence
+/// reproducible).
 template <int N, class Eq>
-std::array<Real, 2> max_wave_speed_and(const Eq& eq, const dg::StateView& q, const dg::AuxView& aux, Real other, MPI_Comm comm) {
+Real max_wave_speed(const Eq& eq, const dg::StateView& q, const dg::AuxView& aux, MPI_Comm comm) {
   using L = dg::Layout<N>;
-  const Real wave = parallel_max("solver::max_wave_speed", static_cast<int>(q.extent(0)), L::nodes,
-                                  KOKKOS_LAMBDA(const int e, const int n) {
-                                    const typename Eq::Cons s = dg::load<Eq>(q, e, n);
-                                    const typename Eq::Prim w = eq.primitive(s, aux(e, Eq::a_phi, n));
-                                    if (!eq.is_physical(s, w)) return Real(INFINITY);
-                                    Real m = 0;
-                                    for (int d = 0; d < 3; ++d) m = math::max(m, eq.max_wave_speed(w, d));
-                                    return m;
-                                  });
-  const Real local[2] = {wave, other};
-  std::array<Real, 2> global{};
-  MPI_Allreduce(local, global.data(), 2, MPI_DOUBLE, MPI_MAX, comm);
+  const Real local = parallel_max("solver::max_wave_speed", static_cast<int>(q.extent(0)), L::nodes,
+                                  KOKKOS_LAMBDA(const int e, const int n) { return node_wave_speed(eq, q, aux, e, n); });
+  Real global = 0;
+  MPI_Allreduce(&local, &global, 1, MPI_DOUBLE, MPI_MAX, comm);
   return global;
 }
 
-/// out(m) = the largest |u_d| + c of member m's nodes on this rank (+infinity at a
-/// non-physical node, as in max_wave_speed_and), for the members of a batch, whose
-/// elements are `per_member` after one another: one launch for all on a device.
+/// out(m) = the largest node_wave_speed of member m's nodes on this rank, for the members
+/// of a batch, whose elements are `per_member` after one another: one launch for all on
+/// a device.
 template <int N, class Eq>
 void member_wave_speeds(const Eq& eq, const dg::StateView& q, const dg::AuxView& aux, int per_member,
                         const DeviceView<Real*>& out) {
   using L = dg::Layout<N>;
   parallel_max_groups("solver::member_max_wave_speed", per_member * L::nodes, out,
                       KOKKOS_LAMBDA(const int m, const int i) {
-                        const int e = m * per_member + i / L::nodes, n = i % L::nodes;
-                        const typename Eq::Cons s = dg::load<Eq>(q, e, n);
-                        const typename Eq::Prim w = eq.primitive(s, aux(e, Eq::a_phi, n));
-                        if (!eq.is_physical(s, w)) return Real(INFINITY);
-                        Real v = 0;
-                        for (int d = 0; d < 3; ++d) v = math::max(v, eq.max_wave_speed(w, d));
-                        return v;
+                        return node_wave_speed(eq, q, aux, m * per_member + i / L::nodes, i % L::nodes);
                       });
 }
 
@@ -372,7 +370,7 @@ void run_equations(const RunContext& ctx, std::vector<std::unique_ptr<Case>> cas
   for (Member& u : team)
     if (!u.restarted) u.run.max_diffusivity = rhs.max_diffusivity();  // the molecular one
   const auto max_wave_speed = [&](const Member& u) {
-    return detail::max_wave_speed_and<N, Eq>(eq, u.q, u.aux, 0, comm)[0];
+    return detail::max_wave_speed<N, Eq>(eq, u.q, u.aux, comm);
   };
   // Each member's largest wave speed (+infinity at a non-physical node: the state check)
   // and the largest diffusivity of the last stage, over ranks: for a batch, one launch of
