@@ -140,6 +140,9 @@ struct OperatorOptions {
   /// forcing_bottom.
   bool radiation = false;
   physics::DycomsRadiation radiation_scheme{};
+  /// A batch: each member's radiation numbers; empty: radiation_scheme for every one. The
+  /// members diagnose z_i (inversion_qt > 0) all or none.
+  std::vector<physics::DycomsRadiation> member_radiation;
   /// A case's own sources (Case::add_sources), or empty.
   std::function<void(const SourceArgs&)> case_sources;
   /// Viscous phases run when there is a molecular viscosity or a subgrid model.
@@ -308,6 +311,7 @@ class DgOperator {
   DeviceView<Real***> forcing_factors_;  ///< (element, physics::ForcingFactors, node)
   bool radiation_ = false;
   physics::DycomsRadiation radiation_scheme_;
+  DeviceView<physics::DycomsRadiation*> member_radiation_;  ///< radiation: each member's numbers
   std::unique_ptr<ColumnOperations<N>> columns_;  ///< radiation: the liquid water paths
   DeviceView<Real**> water_density_;  ///< radiation: rho q_l per node (element, node)
   DeviceView<Real**> lwp_below_, lwp_above_;  ///< radiation: int rho q_l dz below and above each node

@@ -333,6 +333,21 @@ DgOperator<N, Eq>::DgOperator(const mesh::LocalMesh& mesh, const Basis<N>& basis
   }
   if (radiation_) {
     radiation_scheme_.cp = eq_.gas.cp_d;  // the dry air's c_p of the equation set
+    {  // each member's numbers (a batch), or the one set, with the same c_p
+      const auto& each = options.member_radiation;
+      if (!each.empty() && static_cast<int>(each.size()) != members_)
+        throw RunError("the operator has " + std::to_string(each.size()) + " members' radiation numbers for " +
+                       std::to_string(members_) + " members");
+      member_radiation_ = DeviceView<physics::DycomsRadiation*>("dg::member_radiation", members_);
+      const auto rh = Kokkos::create_mirror_view(member_radiation_);
+      for (int m = 0; m < members_; ++m) {
+        rh(m) = each.empty() ? radiation_scheme_ : each[static_cast<size_t>(m)];
+        rh(m).cp = radiation_scheme_.cp;
+        if ((rh(m).inversion_qt > 0) != (radiation_scheme_.inversion_qt > 0))
+          throw RunError("the members of a batch diagnose the inversion height differently (radiation.inversion_qt)");
+      }
+      Kokkos::deep_copy(member_radiation_, rh);
+    }
     columns_ = std::make_unique<ColumnOperations<N>>(mesh, geometry.hz, comm);
     water_density_ = DeviceView<Real**>("dg::radiation_water", elements_, L::nodes);
     lwp_below_ = DeviceView<Real**>("dg::radiation_lwp_below", elements_, L::nodes);
@@ -775,18 +790,20 @@ void DgOperator<N, Eq>::radiation_sources(const StateView& q, const StateView& d
     const auto rho_ql = water_density_;
     const Real bottom = forcing_bottom_;
     const auto mask = inversion_mask_;
-    const Real threshold = radiation_scheme_.inversion_qt;
-    const bool diagnose = threshold > 0;
+    const bool diagnose = radiation_scheme_.inversion_qt > 0;  // every member's alike
+    const auto schemes = member_radiation_;  // each member's numbers
+    const int per_member = member_elements_;
     parallel_for("dg::radiation_water", elements_, L::nodes, KOKKOS_LAMBDA(const int e, const int n) {
       const Real rho = q(e, Eq::i_rho, n);
       rho_ql(e, n) = rho * th(e, 1, n);  // Eq::thermo_values: T, q_l, q_i
-      if (diagnose)
+      if (diagnose) {
+        const Real threshold = schemes(e / per_member).inversion_qt;
         mask(e, n) = q(e, Eq::i_rhoqt, n) >= threshold * rho ? x(e, 2, n) - bottom : ColumnOperations<N>::lowest;
+      }
     });
     columns_->integrals(water_density_, lwp_below_, lwp_above_);
     if (diagnose) columns_->column_max(inversion_mask_, inversion_);
     const auto below = lwp_below_, above = lwp_above_, zi = inversion_, net = radiation_flux_;
-    const physics::DycomsRadiation r = radiation_scheme_;
     const Basis<N> basis = basis_;
     const auto two_over_hz = two_over_hz_;
     const auto weights = node_weights_;
@@ -795,6 +812,7 @@ void DgOperator<N, Eq>::radiation_sources(const StateView& q, const StateView& d
     for (int c = 0; c < Eq::nconserved; ++c)
       if (Eq::conserved(c) == Eq::i_rhoe) energy = c;
     parallel_for("dg::radiation", elements_, KOKKOS_LAMBDA(const int e) {
+      const physics::DycomsRadiation r = schemes(e / per_member);
       Real flux[L::nodes];
       for (int n = 0; n < L::nodes; ++n) {
         const Real z_i = diagnose && zi(e, n) > ColumnOperations<N>::lowest ? zi(e, n) : r.inversion_height;

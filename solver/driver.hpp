@@ -61,7 +61,7 @@ struct BatchResult {
 /// outputs, ledger, checkpoints and summary its own, with the state_checksum it has when
 /// run alone, each with its own time steps. The members must agree on everything but the
 /// keys squall ensemble --batch lets them set (batch_may_differ: initial perturbations,
-/// C_s, surface numbers, forcing values, time steps, end and output times;
+/// C_s, surface numbers, forcing and radiation values, time steps, end and output times;
 /// docs/ensembles.md). Errors that are not one
 /// member's own are thrown for all.
 std::vector<BatchResult> run_batch(const std::vector<BatchRun>& runs, const CaseInfo& case_info, MPI_Comm comm);

@@ -186,8 +186,9 @@ bool batch_may_differ(const std::string& key) {
                                      "output.checkpoint_steps"};
   for (const char* k : keys)
     if (key == k) return true;
-  // Every [surface] number (the wall kinds, [boundary], are the batch's).
-  return key.rfind("surface.", 0) == 0;
+  // Every [surface] number (the wall kinds, [boundary], are the batch's), and every
+  // radiation number but the scheme.
+  return key.rfind("surface.", 0) == 0 || (key.rfind("radiation.", 0) == 0 && key != "radiation.scheme");
 }
 
 namespace {
@@ -208,11 +209,21 @@ bool forcing_on(const ForcingConfig& f) {
          f.geostrophic_sponge;
 }
 
-/// Members that switch the forcing, or its subsidence, on where the first member has it
-/// off (or off where it has it on): an error naming the member and a key that differs.
+/// Members that switch the forcing, or its subsidence, or the radiation's diagnosed
+/// inversion on where the first member has it off (or off where it has it on): an error
+/// naming the member and a key that differs.
 void check_forcing_terms(const EnsemblePlan& plan) {
   const ForcingConfig& first = plan.configs.front().forcing;
   for (size_t i = 1; i < plan.configs.size(); ++i) {
+    const double qt = plan.configs[i].radiation.inversion_qt, qt0 = plan.configs.front().radiation.inversion_qt;
+    if ((qt > 0) != (qt0 > 0)) {
+      std::ostringstream text;
+      text << plan.spec.source << ": member " << plan.spec.members[i].index << ": 'radiation.inversion_qt' = " << qt
+           << " against member " << plan.spec.members.front().index << "'s " << qt0;
+      throw InputError(text.str() +
+                       ": the members of a batch diagnose the inversion height (inversion_qt > 0) all or none; "
+                       "run them without batch");
+    }
     const ForcingConfig& own = plan.configs[i].forcing;
     const bool subsidence = own.subsidence.empty() != first.subsidence.empty();
     if (!subsidence && forcing_on(own) == forcing_on(first)) continue;
@@ -261,7 +272,7 @@ void check_batch(const EnsemblePlan& plan) {
                          "perturbations (case.*: seed, amplitude, theta_perturbation, qt_perturbation), "
                          "physics.smagorinsky_cs, the surface numbers (surface.*), the forcing's values "
                          "(forcing.*: coriolis, geostrophic_u, geostrophic_v, subsidence, theta_tendency, "
-                         "qt_tendency), their time steps and end (time.*: cfl, dt, end_time, max_steps) "
+                         "qt_tendency), the radiation's numbers (radiation.* but scheme), their time steps and end (time.*: cfl, dt, end_time, max_steps) "
                          "and output times (output.*: interval, profiles_interval, checkpoint_interval, "
                          "checkpoint_steps) for now; run them without batch");
     }

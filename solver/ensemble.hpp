@@ -30,12 +30,13 @@ struct EnsemblePlan {
 };
 
 /// Keys a member of a batch may set to its own value: its initial perturbation, C_s, its
-/// surface numbers, the forcing's values, its time steps, end and output times.
+/// surface numbers, the forcing's and the radiation's values, its time steps, end and
+/// output times.
 bool batch_may_differ(const std::string& key);
 
 /// InputError, naming the file, the member and the key, unless the members can run as one
 /// batch: they differ in no key but those batch_may_differ allows, the forcing (and its
-/// subsidence) is on for all of them or for none.
+/// subsidence, and the radiation's diagnosed inversion) is on for all of them or for none.
 void check_batch(const EnsemblePlan& plan);
 
 /// Ranks per member: `requested` when > 0 (InputError unless it divides `ranks`), else

@@ -266,6 +266,7 @@ void run_equations(const RunContext& ctx, std::vector<std::unique_ptr<Case>> cas
       options.member_smagorinsky_cs.push_back(own.physics.smagorinsky_cs);
       options.member_surface.push_back(cases[m]->walls(o.walls).surface);
       options.member_forcing.push_back(o.forcing);
+      options.member_radiation.push_back(o.radiation_scheme);
     }
   const Eq eq = Eq::make(options.gas, options.water);
   dg::DgOperator<N, Eq> rhs(mesh, basis, geometry, aux, options, comm, ctx.timers);

@@ -313,21 +313,23 @@ EOF
   done
   $check same-checksum b/member_001/summary.json b/member_000/summary.json && fail "two SSTs gave one state"
   # DYCOMS-II: radiation (column integrals of each member's liquid water) in a batch split
-  # over 2 ranks (the columns split in z), each member with its own seed, surface flux and
-  # CFL number; the profiles (F_rad among them) are the solo runs'.
+  # over 2 ranks (the columns split in z), each member with its own seed, surface flux,
+  # CFL number and radiation numbers; the profiles (F_rad among them) are the solo runs'.
   { printf '[ensemble]\nconfig = "%s"\n' "$cases/dycoms_rf01_small.toml"
     printf 'set = ["dg.order=2", "mesh.elements=[2,2,10]", "time.max_steps=12", "output.interval=0", '
     printf '"output.profiles_interval=10.0", "output.checkpoint_interval=0"]\nbatch = true\nmembers = 3\n'
-    printf 'vary = { "case.seed" = "range", "surface.heat_flux" = [0.01215, 0.02, 0.01215], "time.cfl" = [0.8, 0.8, 0.6] }\n'
+    printf 'vary = { "case.seed" = "range", "surface.heat_flux" = [0.01215, 0.02, 0.01215], "time.cfl" = [0.8, 0.8, 0.6], '
+    printf '"radiation.flux_top" = [70.0, 70.0, 80.0] }\n'
   } > d.toml
   $mpiexec -n 2 "$squall" ensemble d.toml --output d --ranks-per-member 2 --quiet || fail "a batch of DYCOMS on 2 ranks"
   for m in 0 1 2; do
-    flux=0.01215 cfl=0.8
+    flux=0.01215 cfl=0.8 top=70.0
     [ $m = 1 ] && flux=0.02
-    [ $m = 2 ] && cfl=0.6
+    [ $m = 2 ] && cfl=0.6 top=80.0
     "$squall" run "$cases/dycoms_rf01_small.toml" --quiet --output dsolo$m --set dg.order=2 --set "mesh.elements=[2,2,10]" \
       --set time.max_steps=12 --set output.interval=0 --set output.profiles_interval=10.0 \
-      --set output.checkpoint_interval=0 --set case.seed=$m --set surface.heat_flux=$flux --set time.cfl=$cfl ||
+      --set output.checkpoint_interval=0 --set case.seed=$m --set surface.heat_flux=$flux --set time.cfl=$cfl \
+      --set radiation.flux_top=$top ||
       fail "solo DYCOMS $m"
     same d/member_00$m dsolo$m
     same_rows d/member_00$m/diagnostics.csv dsolo$m/diagnostics.csv || fail "DYCOMS member $m: diagnostics.csv differs"
