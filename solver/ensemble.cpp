@@ -209,10 +209,11 @@ bool forcing_on(const ForcingConfig& f) {
          f.geostrophic_sponge;
 }
 
-/// Members that switch the forcing, or its subsidence, or the radiation's diagnosed
-/// inversion on where the first member has it off (or off where it has it on): an error
-/// naming the member and a key that differs.
-void check_forcing_terms(const EnsemblePlan& plan) {
+/// The switches that shape a batch's kernels, which its members share: members that
+/// switch the forcing, or its subsidence, or the radiation's diagnosed inversion on where
+/// the first member has it off (or off where it has it on) are an error naming the member
+/// and a key that differs.
+void check_kernel_switches(const EnsemblePlan& plan) {
   const ForcingConfig& first = plan.configs.front().forcing;
   for (size_t i = 1; i < plan.configs.size(); ++i) {
     const double qt = plan.configs[i].radiation.inversion_qt, qt0 = plan.configs.front().radiation.inversion_qt;
@@ -277,7 +278,7 @@ void check_batch(const EnsemblePlan& plan) {
                          "checkpoint_steps) for now; run them without batch");
     }
   }
-  check_forcing_terms(plan);
+  check_kernel_switches(plan);
 }
 
 int run_ensemble(const EnsemblePlan& plan, MPI_Comm comm, bool restart_latest) {
