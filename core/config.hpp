@@ -41,7 +41,7 @@ struct TerrainConfig {
 struct DgConfig {
   int order = 0;
   std::string volume_flux;  ///< "standard" or "kennedy_gruber"
-  std::string kernel_layout;  ///< "auto", "elements", "nodes" or "teams" (dg::KernelLayout)
+  std::string kernel_layout;  ///< "auto", "packs", "elements", "nodes" or "teams" (dg::KernelLayout)
 };
 
 struct PhysicsConfig {

@@ -703,7 +703,7 @@ Config parse_config(const std::string& text, const std::string& source,
   }
   c.dg.order = static_cast<int>(integer(values, "dg", "order", [](long long n) { return n >= 1 && n <= 8; }));
   c.dg.volume_flux = choice(values, "dg", "volume_flux", {"standard", "kennedy_gruber"});
-  c.dg.kernel_layout = choice(values, "dg", "kernel_layout", {"auto", "elements", "nodes", "teams"});
+  c.dg.kernel_layout = choice(values, "dg", "kernel_layout", {"auto", "packs", "elements", "nodes", "teams"});
   c.physics.viscosity = number(values, "physics", "viscosity", [](double x) { return x >= 0; });
   c.physics.prandtl = number(values, "physics", "prandtl", [](double x) { return x > 0; });
   c.physics.heat_diffusion = choice(values, "physics", "heat_diffusion", {"potential_temperature", "temperature"});

@@ -20,6 +20,7 @@
 #include <vector>
 
 #include "core/math.hpp"
+#include "core/simd.hpp"
 #include "physics/constants.hpp"
 #include "physics/state.hpp"
 
@@ -64,13 +65,20 @@ KOKKOS_INLINE_FUNCTION void add_along(Real* m, Real s, const VectorNormal& n) {
   for (int i = 0; i < 3; ++i) m[i] += s * n.n[i];
 }
 
-/// Primitive variables of one point.
-struct Prim {
-  Real rho;   ///< density [kg m^-3]
-  Real u[3];  ///< velocity [m s^-1]
-  Real p;     ///< pressure [Pa]
-  Real T;     ///< temperature [K]
+/// Primitive variables of one point (S = Real), or of several elements' points side by
+/// side (S = Pack<W>, core/simd.hpp: the host kernels that take W elements at once).
+template <class S = Real>
+struct BasicPrim {
+  S rho;   ///< density [kg m^-3]
+  S u[3];  ///< velocity [m s^-1]
+  S p;     ///< pressure [Pa]
+  S T;     ///< temperature [K]
 };
+using Prim = BasicPrim<>;
+
+/// The number type of a point's primitive variables P: Real, or a Pack.
+template <class P>
+using scalar_of = std::decay_t<decltype(std::declval<const P&>().rho)>;
 
 /// Per-point data that is not prognostic: the hydrostatic reference state subtracted
 /// in the momentum equation, and the geopotential.
@@ -87,25 +95,27 @@ struct SplitPoint {
 };
 
 /// Gradients at one point: du[i][j] = d u_i / d x_j, dT[j] = d T / d x_j, dtheta[j].
-struct Gradients {
-  Real du[3][3];
-  Real dT[3];
-  Real dtheta[3];
+template <class S = Real>
+struct BasicGradients {
+  S du[3][3];
+  S dT[3];
+  S dtheta[3];
 };
+using Gradients = BasicGradients<>;
 
 /// The same with the mixing ratios c of K passive tracers (K > 0; without tracers the
 /// dry structs themselves are used, so the dry solver's code is what it was).
-template <int K>
-struct TracerPrim : Prim {
-  Real c[K];
+template <int K, class S = Real>
+struct TracerPrim : BasicPrim<S> {
+  S c[K];
 };
 template <int K>
 struct TracerSplitPoint : SplitPoint {
   Real c[K];
 };
-template <int K>
-struct TracerGradients : Gradients {
-  Real dc[K][3];  ///< dc[k][j] = d c_k / d x_j
+template <int K, class S = Real>
+struct TracerGradients : BasicGradients<S> {
+  S dc[K][3];  ///< dc[k][j] = d c_k / d x_j
 };
 
 /// Name and CF metadata of an output variable (host code).
@@ -157,12 +167,20 @@ struct DryAir {
   enum Derived : int { f_rho, f_u, f_v, f_w, f_theta, f_p, f_T, f_tracer };
   static constexpr int nderived = f_tracer + K;
 
-  using Cons = Vec<nvar>;
+  /// The pointwise types of one point (S = Real) or of a pack of elements' points
+  /// (S = Pack<W>): the functions that the host kernels call on packs are templates of S.
+  template <class S>
+  using ConsOf = Vec<nvar, S>;
+  template <class S>
+  using PrimOf = std::conditional_t<K == 0, BasicPrim<S>, TracerPrim<K, S>>;
+  template <class S>
+  using GradientsOf = std::conditional_t<K == 0, BasicGradients<S>, TracerGradients<K, S>>;
+  using Cons = ConsOf<Real>;
   using Grad = Vec<ngrad>;
-  using Prim = std::conditional_t<K == 0, physics::Prim, TracerPrim<K>>;
+  using Prim = PrimOf<Real>;
   using Aux = physics::Aux;
   using SplitPoint = std::conditional_t<K == 0, physics::SplitPoint, TracerSplitPoint<K>>;
-  using Gradients = std::conditional_t<K == 0, physics::Gradients, TracerGradients<K>>;
+  using Gradients = GradientsOf<Real>;
 
   GasParameters gas{};
 
@@ -208,15 +226,18 @@ struct DryAir {
 
   // Thermodynamics of the dry ideal gas.
   /// p = rho R_d T.
-  KOKKOS_INLINE_FUNCTION Real pressure(Real rho, Real T) const { return rho * gas.R_d * T; }
+  template <class S>
+  KOKKOS_INLINE_FUNCTION S pressure(const S& rho, const nondeduced<S>& T) const { return rho * gas.R_d * T; }
   /// e_int = c_v (T - T_0).
   KOKKOS_INLINE_FUNCTION Real internal_energy(Real T) const { return gas.cv_d * (T - gas.T_0); }
   /// T = T_0 + e_int / c_v.
-  KOKKOS_INLINE_FUNCTION Real temperature(Real e_int) const { return gas.T_0 + e_int / gas.cv_d; }
+  template <class S>
+  KOKKOS_INLINE_FUNCTION S temperature(const S& e_int) const { return gas.T_0 + e_int / gas.cv_d; }
   /// c = sqrt(gamma R_d T).
   KOKKOS_INLINE_FUNCTION Real sound_speed(Real T) const { return math::sqrt(gas.gamma_R_d * T); }
   /// Exner function, Pi = (p / p_0)^(R_d / c_p).
-  KOKKOS_INLINE_FUNCTION Real exner(Real p) const { return math::pow(p / gas.p_0, gas.kappa_d); }
+  template <class S>
+  KOKKOS_INLINE_FUNCTION S exner(const S& p) const { return math::pow(p / gas.p_0, gas.kappa_d); }
   /// The operator's Pi(p) at a node of reference pressure p_ref: exner(p) itself for dry
   /// air (its bits are those of every dry reference; moist air takes a series here).
   KOKKOS_INLINE_FUNCTION Real exner_near(Real p, Real, Real) const { return exner(p); }
@@ -225,14 +246,15 @@ struct DryAir {
 
   /// Primitive variables from the conservative state; `phi` is the geopotential.
   /// e_int = rho e / rho - |u|^2 / 2 - Phi, T = T_0 + e_int / c_v, p = rho R_d T.
-  KOKKOS_INLINE_FUNCTION Prim primitive(const Cons& q, Real phi) const {
-    Prim w;
+  template <class S>
+  KOKKOS_INLINE_FUNCTION PrimOf<S> primitive(const ConsOf<S>& q, const nondeduced<S>& phi) const {
+    PrimOf<S> w;
     w.rho = q[i_rho];
-    const Real inv_rho = 1 / w.rho;
+    const S inv_rho = 1 / w.rho;
     w.u[0] = q[i_rhou] * inv_rho;
     w.u[1] = q[i_rhov] * inv_rho;
     w.u[2] = q[i_rhow] * inv_rho;
-    const Real kinetic = 0.5 * (w.u[0] * w.u[0] + w.u[1] * w.u[1] + w.u[2] * w.u[2]);
+    const S kinetic = 0.5 * (w.u[0] * w.u[0] + w.u[1] * w.u[1] + w.u[2] * w.u[2]);
     w.T = temperature(q[i_rhoe] * inv_rho - kinetic - phi);
     w.p = pressure(w.rho, w.T);
     if constexpr (K > 0)
@@ -377,17 +399,19 @@ struct DryAir {
   }
 
   /// Viscous stress tau_ij = rho nu (du_i/dx_j + du_j/dx_i - 2/3 delta_ij div u).
-  KOKKOS_INLINE_FUNCTION static Real stress(const Prim& w, const Gradients& g, Real nu, int i, int j) {
-    const Real divergence = g.du[0][0] + g.du[1][1] + g.du[2][2];
-    return w.rho * nu * (g.du[i][j] + g.du[j][i] - (i == j ? Real(2) / 3 * divergence : Real(0)));
+  template <class P, class G, class S>
+  KOKKOS_INLINE_FUNCTION static S stress(const P& w, const G& g, const S& nu, int i, int j) {
+    const S divergence = g.du[0][0] + g.du[1][1] + g.du[2][2];
+    return w.rho * nu * (g.du[i][j] + g.du[j][i] - (i == j ? Real(2) / 3 * divergence : S(0)));
   }
 
   /// The stresses tau_id (i = 0, 1, 2) into m[0..2], and returns their work u_i tau_id
   /// (every equation set's momentum and energy share of the viscous flux).
-  KOKKOS_INLINE_FUNCTION static Real stress_and_work(const Prim& w, const Gradients& g, Real nu, int d, Real* m) {
-    Real work = 0;
+  template <class P, class G, class S>
+  KOKKOS_INLINE_FUNCTION static S stress_and_work(const P& w, const G& g, const S& nu, int d, S* m) {
+    S work = 0;
     for (int i = 0; i < 3; ++i) {
-      const Real t = stress(w, g, nu, i, d);
+      const S t = stress(w, g, nu, i, d);
       m[i] = t;
       work += w.u[i] * t;
     }
@@ -398,10 +422,12 @@ struct DryAir {
   /// 2), from the lifted gradient of theta: the stratification that Smagorinsky's
   /// Richardson number reads. exner_p = Pi(p) at the point. (`unsaturated_form` is for
   /// moist air; dry air has no cloud.)
-  KOKKOS_INLINE_FUNCTION Real buoyancy_frequency_squared(const Prim& w, Real exner_p, const Gradients& g,
-                                                         Real gravity, bool unsaturated_form = false) const {
+  template <class P, class S = scalar_of<P>>
+  KOKKOS_INLINE_FUNCTION S buoyancy_frequency_squared(const P& w, const nondeduced<S>& exner_p,
+                                                      const GradientsOf<S>& g, Real gravity,
+                                                      bool unsaturated_form = false) const {
     (void)unsaturated_form;
-    const Real theta = w.T / exner_p;
+    const S theta = w.T / exner_p;
     return gravity / theta * g.dtheta[2];
   }
 
@@ -414,12 +440,14 @@ struct DryAir {
   /// diffuses down the potential-temperature gradient, as in atmospheric models, e.g.
   /// Straka et al. 1993, so a neutral atmosphere carries no heat flux); `exner_p` =
   /// Pi(p) at the point, which callers that form all three directions compute once.
-  KOKKOS_INLINE_FUNCTION Cons viscous_flux(const Prim& w, const Gradients& g, Real nu, Real kappa, Real D, int d,
-                                           bool theta_diffusion, Real exner_p) const {
-    Cons f;
+  template <class P, class S = scalar_of<P>>
+  KOKKOS_INLINE_FUNCTION ConsOf<S> viscous_flux(const P& w, const GradientsOf<S>& g, const nondeduced<S>& nu,
+                                                const nondeduced<S>& kappa, const nondeduced<S>& D, int d,
+                                                bool theta_diffusion, const nondeduced<S>& exner_p) const {
+    ConsOf<S> f;
     f[i_rho] = 0;
-    const Real work = stress_and_work(w, g, nu, d, &f[i_rhou]);
-    const Real heat_gradient = theta_diffusion ? exner_p * g.dtheta[d] : g.dT[d];
+    const S work = stress_and_work(w, g, nu, d, &f[i_rhou]);
+    const S heat_gradient = theta_diffusion ? exner_p * g.dtheta[d] : g.dT[d];
     f[i_rhoe] = work + w.rho * gas.cp_d * kappa * heat_gradient;
     if constexpr (K > 0)
       for (int k = 0; k < K; ++k) f[i_tracer + k] = w.rho * D * g.dc[k][d];

@@ -6,17 +6,18 @@
 
 namespace squall::physics {
 
-/// A vector of n reals (conservative state, flux, ...).
-template <int n>
+/// A vector of n reals (conservative state, flux, ...); of n packs of reals
+/// (core/simd.hpp) in the host kernels that take several elements at once.
+template <int n, class S = Real>
 struct Vec {
-  Real v[n];
-  KOKKOS_INLINE_FUNCTION Real& operator[](int i) { return v[i]; }
-  KOKKOS_INLINE_FUNCTION const Real& operator[](int i) const { return v[i]; }
+  S v[n];
+  KOKKOS_INLINE_FUNCTION S& operator[](int i) { return v[i]; }
+  KOKKOS_INLINE_FUNCTION const S& operator[](int i) const { return v[i]; }
 };
 /// The empty vector (no tracers' gradients, ...): never indexed.
-template <>
-struct Vec<0> {
-  KOKKOS_INLINE_FUNCTION Real operator[](int) const { return 0; }
+template <class S>
+struct Vec<0, S> {
+  KOKKOS_INLINE_FUNCTION S operator[](int) const { return S(0); }
 };
 
 }  // namespace squall::physics

@@ -89,11 +89,12 @@ KOKKOS_INLINE_FUNCTION Real derivative_along(const Basis<N>& b, const View& f, i
   return sum;
 }
 
-/// derivative_along for the node (i, j, k), given by its indices.
+/// derivative_along for the node (i, j, k), given by its indices. f may also give packs
+/// of several elements' values (core/simd.hpp), and the derivative is then a pack.
 template <int N, class View>
-KOKKOS_INLINE_FUNCTION Real derivative_at(const Basis<N>& b, const View& f, int e, int c, int i, int j, int k, int d) {
+KOKKOS_INLINE_FUNCTION auto derivative_at(const Basis<N>& b, const View& f, int e, int c, int i, int j, int k, int d) {
   using L = Layout<N>;
-  Real sum = 0;
+  std::decay_t<decltype(f(e, c, 0))> sum = 0;
   if (d == 0) {
     for (int m = 0; m < L::n1; ++m) sum += b.D[i][m] * f(e, c, L::node(m, j, k));
   } else if (d == 1) {
@@ -112,6 +113,10 @@ struct OperatorOptions {
   Real gravity = 0;         ///< [m s^-2] scales the buoyancy source (0: off)
   bool split_form = true;   ///< Kennedy-Gruber flux differencing instead of the standard volume term
   KernelLayout kernel_layout = host_backend ? KernelLayout::elements : KernelLayout::nodes;
+  /// Element layout on host backends: the viscous kernel takes pack_width elements at
+  /// once, one per vector lane (core/simd.hpp), on affine meshes and for equation sets
+  /// without per-node stored values (dry air); the same bits as one at a time.
+  bool element_packs = true;
   Real viscosity = 0;       ///< kinematic viscosity nu [m^2 s^-1] (0: Euler, no viscous phases)
   Real prandtl = 0.71;      ///< nu / kappa
   Closure closure = Closure::constant;  ///< subgrid model (needs viscous phases: see viscous())
@@ -283,6 +288,7 @@ class DgOperator {
   Real gravity_;
   bool split_form_;
   KernelLayout kernel_layout_;
+  bool element_packs_;  ///< OperatorOptions::element_packs
   Real viscosity_, diffusivity_, tracer_diffusivity_;
   bool viscous_;
   Closure closure_;

@@ -170,6 +170,7 @@ DgOperator<N, Eq>::DgOperator(const mesh::LocalMesh& mesh, const Basis<N>& basis
       gravity_(options.gravity),
       split_form_(options.split_form),
       kernel_layout_(options.kernel_layout),
+      element_packs_(options.element_packs),
       viscosity_(options.viscosity),
       diffusivity_(options.viscosity / options.prandtl),
       tracer_diffusivity_(options.viscosity / options.schmidt),

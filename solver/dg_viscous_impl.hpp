@@ -149,60 +149,46 @@ void DgOperator<N, Eq>::with_closure(const F& f) const {
   }
 }
 
-/// Column D of the gradients at node (i, j, k): (2/h_D) D g along D, plus at the faces
-/// normal to D the lifted face term, (outward normal sign) (2/h_D) / w_0 (g* - g). Only
-/// the gradients of T and theta that are used are formed (and those of the scalars,
-/// q_t and the tracers, always). D is a compile-time direction
-/// so that the gradient's components stay in registers.
-/// With a neighbour table (element layout), g* - g on interior faces is formed here from
-/// both elements' values, as gradients_local forms it ({g} - g: the half jump, the minus
-/// side being the element whose high face it is); on other faces it comes from sg.
-template <int D, int N, class Eq, class G, class SG, class Nb>
-KOKKOS_FORCEINLINE_FUNCTION void lift_gradient_along(const Basis<N>& b, const G& g, const SG& sg, const Nb& neighbors,
-                                                int e, int i, int j, int k, Real scale, Real lift, bool lift_T,
-                                                bool lift_theta, typename Eq::Gradients& gr) {
-  using L = Layout<N>;
-  const int index = D == 0 ? i : D == 1 ? j : k;
-  Real extra[Eq::ngrad] = {};
-  if (index == 0 || index == N) {
-    const int lf = 2 * D + (index == N ? 1 : 0);
-    const Real sign = index == N ? 1 : -1;  // outward normal of the face along D
-    const int other = neighbors.extent(0) > 0 ? neighbors(e, lf) : -1;
-    if (other >= 0) {
-      const int n = L::node(i, j, k);
-      const int across = D == 0 ? L::node(N - i, j, k) : D == 1 ? L::node(i, N - j, k) : L::node(i, j, N - k);
-      for (int c = 0; c < Eq::ngrad; ++c) {
-        // as gradients_local forms it: h of the minus side, -h on the plus side
-        const Real h = index == N ? half_jump(g(e, c, n), g(other, c, across))   // e is the minus side
-                                  : half_jump(g(other, c, across), g(e, c, n));  // e is the plus side
-        extra[c] = sign * lift * (index == N ? h : -h);
-      }
-    } else {
-      const int m = D == 0 ? j + (N + 1) * k : D == 1 ? i + (N + 1) * k : i + (N + 1) * j;  // its face node
-      for (int c = 0; c < Eq::ngrad; ++c) extra[c] = sign * lift * sg(e, lf, c, m);
-    }
-  }
-  constexpr int iT = Eq::g_T, itheta = Eq::g_theta;
-  Real volume[Eq::ngrad] = {};
-  for (int c = 0; c < 3; ++c) volume[c] = scale * derivative_at(b, g, e, c, i, j, k, D);
-  if (lift_T) volume[iT] = scale * derivative_at(b, g, e, iT, i, j, k, D);
-  if (lift_theta) volume[itheta] = scale * derivative_at(b, g, e, itheta, i, j, k, D);
-  for (int c = 0; c < 3; ++c) gr.du[c][D] = volume[c] + extra[c];
-  gr.dT[D] = volume[iT] + extra[iT];
-  gr.dtheta[D] = volume[itheta] + extra[itheta];
-  if constexpr (Eq::nscalars > 0)
-    for (int t = 0; t < Eq::nscalars; ++t) {
-      const int c = Eq::g_scalar + t;
-      gr.dc[t][D] = scale * derivative_at(b, g, e, c, i, j, k, D) + extra[c];
-    }
-}
+/// One element of the viscous kernels, read from the views.
+struct OneElement {
+  using Scalar = Real;
+  int e;
+};
+
+/// W elements side by side, one per lane of Pack<W> (host backends, core/simd.hpp): the
+/// element kernel forms their nodes at once, each lane with OneElement's arithmetic, so
+/// with the same bits. `gvars` holds their gradient variables, (variable, node), copied
+/// from the view into a local array first.
+template <int W>
+struct ElementPack {
+  using Scalar = Pack<W>;
+  int e[W];
+  const Pack<W>* gvars;
+};
+
+/// The pointwise types of equation set Eq for one point (S = Real) or a pack of points.
+template <class Eq, class S>
+struct PointTypes {
+  using Cons = typename Eq::Cons;
+  using Prim = typename Eq::Prim;
+  using Gradients = typename Eq::Gradients;
+};
+template <class Eq, int W>
+struct PointTypes<Eq, Pack<W>> {
+  using Cons = typename Eq::template ConsOf<Pack<W>>;
+  using Prim = typename Eq::template PrimOf<Pack<W>>;
+  using Gradients = typename Eq::template GradientsOf<Pack<W>>;
+};
 
 /// The lifted gradients and the viscous flux F_v,d (d = 0, 1, 2; no density component) at
-/// one node, with the eddy viscosity of ClosureModel: what both kernel layouts compute.
+/// one node, with the eddy viscosity of ClosureModel: what every kernel layout computes.
+/// The element layout's host kernel calls it on packs of elements (ElementPack): the
+/// functions it reaches are templates of the number type, and each lane's arithmetic is
+/// that of the element alone.
 template <int N, class Eq, class ClosureModel>
 struct NodeViscousFlux {
   using L = Layout<N>;
-  static constexpr int nvflux = Eq::nvflux, first_viscous = Eq::first_viscous;
+  static constexpr int nvflux = Eq::nvflux, first_viscous = Eq::first_viscous, ngrad = Eq::ngrad;
   DeviceView<Real***> g;    ///< gradient variables (element, var, node)
   DeviceView<Real**> pi;    ///< Pi(p) per node from the gradient pass; empty: evaluate it here
   DeviceView<Real****> sg;  ///< g* - g per element face
@@ -235,54 +221,177 @@ struct NodeViscousFlux {
   /// element e and returns the node's largest total diffusivity max(nu + nu_t,
   /// kappa + kappa_t, and with tracers D + D_t).
   KOKKOS_FORCEINLINE_FUNCTION Real operator()(int e, int i, int j, int k, Real (&f)[3][nvflux]) const {
+    return (*this)(OneElement{e}, i, j, k, f);
+  }
+  /// The same for one element or a pack of elements r.
+  template <class R, class S = typename R::Scalar>
+  KOKKOS_FORCEINLINE_FUNCTION S operator()(const R& r, int i, int j, int k, S (&f)[3][nvflux]) const {
     // A local copy of the gas constants: the stores into f cannot alias it, so they stay
     // in registers across the node's fluxes.
     const Eq local = eq;
-    const Node node = at(local, e, i, j, k);
-    const typename Eq::Gradients& gr = node.gr;
-    const typename Eq::Prim& w = node.w;
-    const Real exner_p = node.exner_p, nu_total = node.nu_total, kappa_total = node.kappa_total,
-               tracer_total = node.tracer_total;
-    store<0>(local, w, gr, nu_total, kappa_total, tracer_total, exner_p, f);
-    store<1>(local, w, gr, nu_total, kappa_total, tracer_total, exner_p, f);
-    store<2>(local, w, gr, nu_total, kappa_total, tracer_total, exner_p, f);
-    if (curved) {  // the contravariant components J a^D . F_v
-      const int n = L::node(i, j, k);
-      Real ja[3][3];
-      for (int d = 0; d < 3; ++d)
-        for (int x = 0; x < 3; ++x) ja[d][x] = metrics(e, 3 * d + x, n);
-      for (int v = 0; v < nvflux; ++v) {
-        const Real f0 = f[0][v], f1 = f[1][v], f2 = f[2][v];
-        for (int d = 0; d < 3; ++d) f[d][v] = ja[d][0] * f0 + ja[d][1] * f1 + ja[d][2] * f2;
+    const NodeOf<S> node = at(local, r, i, j, k);
+    const auto& gr = node.gr;
+    const auto& w = node.w;
+    store<0>(local, w, gr, node.nu_total, node.kappa_total, node.tracer_total, node.exner_p, f);
+    store<1>(local, w, gr, node.nu_total, node.kappa_total, node.tracer_total, node.exner_p, f);
+    store<2>(local, w, gr, node.nu_total, node.kappa_total, node.tracer_total, node.exner_p, f);
+    if constexpr (std::is_same_v<R, OneElement>) {
+      if (curved) {  // the contravariant components J a^D . F_v
+        const int n = L::node(i, j, k);
+        Real ja[3][3];
+        for (int d = 0; d < 3; ++d)
+          for (int x = 0; x < 3; ++x) ja[d][x] = metrics(r.e, 3 * d + x, n);
+        for (int v = 0; v < nvflux; ++v) {
+          const Real f0 = f[0][v], f1 = f[1][v], f2 = f[2][v];
+          for (int d = 0; d < 3; ++d) f[d][v] = ja[d][0] * f0 + ja[d][1] * f1 + ja[d][2] * f2;
+        }
       }
     }
-    Real largest = math::max(nu_total, kappa_total);
-    if constexpr (Eq::ntracers > 0) largest = math::max(largest, tracer_total);
-    if (element_max.extent(0) > 0) Kokkos::atomic_fetch_max(&element_max(e), largest);  // exact: any order
+    S largest = math::max(node.nu_total, node.kappa_total);
+    if constexpr (Eq::ntracers > 0) largest = math::max(largest, node.tracer_total);
+    if (element_max.extent(0) > 0) note_max(r, largest);
     return largest;
   }
   /// What a node's viscous fluxes are formed from: its lifted gradients, primitive
   /// variables, Pi(p) and the total diffusivities (molecular and eddy).
-  struct Node {
-    typename Eq::Gradients gr;
-    typename Eq::Prim w;
-    Real exner_p, nu_t, nu_total, kappa_total, tracer_total;
+  template <class S>
+  struct NodeOf {
+    typename PointTypes<Eq, S>::Gradients gr;
+    typename PointTypes<Eq, S>::Prim w;
+    S exner_p, nu_t, nu_total, kappa_total, tracer_total;
   };
-  KOKKOS_FORCEINLINE_FUNCTION Node at(const Eq& local, int e, int i, int j, int k) const {
-    Node node;
-    lift_gradient_along<0, N, Eq>(b, g, sg, neighbors, e, i, j, k, s0, l0, lift_T, lift_theta, node.gr);
-    lift_gradient_along<1, N, Eq>(b, g, sg, neighbors, e, i, j, k, s1, l1, lift_T, lift_theta, node.gr);
-    const Real s2 = curved ? Real(1) : two_over_hz(e);
-    lift_gradient_along<2, N, Eq>(b, g, sg, neighbors, e, i, j, k, s2, s2 / b.w[0], lift_T, lift_theta, node.gr);
+  using Node = NodeOf<Real>;
+  template <class R, class S = typename R::Scalar>
+  KOKKOS_FORCEINLINE_FUNCTION NodeOf<S> at(const Eq& local, const R& r, int i, int j, int k) const {
+    NodeOf<S> node;
+    gradient_along<0>(r, i, j, k, S(s0), S(l0), node.gr);
+    gradient_along<1>(r, i, j, k, S(s1), S(l1), node.gr);
+    const S s2 = curved ? S(1) : per_element(two_over_hz, r);
+    gradient_along<2>(r, i, j, k, s2, s2 / b.w[0], node.gr);
     const int n = L::node(i, j, k);
-    if (curved) to_physical(node.gr, e, n);
-    node.w = node_primitive(local, load<Eq>(q, e, n), aux(e, Eq::a_phi, n), th, e, n);
-    node.exner_p = !need_exner ? Real(1) : pi.extent(0) > 0 ? pi(e, n) : local.exner(node.w.p);
-    node.nu_t = closure.at_element(width(e), model(e)).nu_t(local, node.w, node.exner_p, node.gr, cloud_edge(e, i, j));
+    if constexpr (std::is_same_v<R, OneElement>)
+      if (curved) to_physical(node.gr, r.e, n);
+    node.w = primitive_at(local, r, n);
+    node.exner_p = !need_exner ? S(1) : pi.extent(0) > 0 ? per_node(pi, r, n) : local.exner(node.w.p);
+    node.nu_t = closure.at_element(per_element(width, r), per_element(model, r))
+                    .nu_t(local, node.w, node.exner_p, node.gr, cloud_edge(r, i, j));
     node.nu_total = nu + node.nu_t, node.kappa_total = kappa + node.nu_t / closure.prandtl_t;
-    node.tracer_total = Eq::ntracers > 0 ? tracer_diffusivity + node.nu_t / schmidt_t : Real(0);
+    node.tracer_total = Eq::ntracers > 0 ? tracer_diffusivity + node.nu_t / schmidt_t : S(0);
     return node;
   }
+  KOKKOS_FORCEINLINE_FUNCTION Node at(const Eq& local, int e, int i, int j, int k) const {
+    return at(local, OneElement{e}, i, j, k);
+  }
+
+  /// Column D of the gradients at node (i, j, k): (2/h_D) D g along D, plus at the faces
+  /// normal to D the lifted face term (face_terms). Only the gradients of T and theta
+  /// that are used are formed (and those of the scalars, q_t and the tracers, always).
+  /// D is a compile-time direction so that the gradient's components stay in registers.
+  template <int D, class R, class S, class Gr>
+  KOKKOS_FORCEINLINE_FUNCTION void gradient_along(const R& r, int i, int j, int k, const S& scale, const S& lift,
+                                                  Gr& gr) const {
+    const int index = D == 0 ? i : D == 1 ? j : k;
+    S extra[ngrad] = {};
+    if (index == 0 || index == N) face_terms<D>(r, i, j, k, lift, extra);
+    constexpr int iT = Eq::g_T, itheta = Eq::g_theta;
+    const auto gv = [&](int, int c, int n) { return gvar(r, c, n); };
+    S volume[ngrad] = {};
+    for (int c = 0; c < 3; ++c) volume[c] = scale * derivative_at(b, gv, 0, c, i, j, k, D);
+    if (lift_T) volume[iT] = scale * derivative_at(b, gv, 0, iT, i, j, k, D);
+    if (lift_theta) volume[itheta] = scale * derivative_at(b, gv, 0, itheta, i, j, k, D);
+    for (int c = 0; c < 3; ++c) gr.du[c][D] = volume[c] + extra[c];
+    gr.dT[D] = volume[iT] + extra[iT];
+    gr.dtheta[D] = volume[itheta] + extra[itheta];
+    if constexpr (Eq::nscalars > 0)
+      for (int t = 0; t < Eq::nscalars; ++t) {
+        const int c = Eq::g_scalar + t;
+        gr.dc[t][D] = scale * derivative_at(b, gv, 0, c, i, j, k, D) + extra[c];
+      }
+  }
+  /// The lifted face term of column D at node (i, j, k) of element e, on its face
+  /// normal to D: (outward normal sign) (2/h_D) / w_0 (g* - g), `lift` = (2/h_D) / w_0.
+  /// With a neighbour table (element layout), g* - g on interior faces is formed here
+  /// from both elements' values, as gradients_local forms it ({g} - g: the half jump, the
+  /// minus side being the element whose high face it is); on other faces it comes from sg.
+  template <int D>
+  KOKKOS_FORCEINLINE_FUNCTION void face_terms(const OneElement& r, int i, int j, int k, Real lift,
+                                              Real (&extra)[ngrad]) const {
+    const int e = r.e;
+    const int index = D == 0 ? i : D == 1 ? j : k;
+    const int lf = 2 * D + (index == N ? 1 : 0);
+    const Real sign = index == N ? 1 : -1;  // outward normal of the face along D
+    const int other = neighbors.extent(0) > 0 ? neighbors(e, lf) : -1;
+    if (other >= 0) {
+      const int n = L::node(i, j, k);
+      const int across = D == 0 ? L::node(N - i, j, k) : D == 1 ? L::node(i, N - j, k) : L::node(i, j, N - k);
+      for (int c = 0; c < ngrad; ++c) {
+        // as gradients_local forms it: h of the minus side, -h on the plus side
+        const Real h = index == N ? half_jump(g(e, c, n), g(other, c, across))   // e is the minus side
+                                  : half_jump(g(other, c, across), g(e, c, n));  // e is the plus side
+        extra[c] = sign * lift * (index == N ? h : -h);
+      }
+    } else {
+      const int m = D == 0 ? j + (N + 1) * k : D == 1 ? i + (N + 1) * k : i + (N + 1) * j;  // its face node
+      for (int c = 0; c < ngrad; ++c) extra[c] = sign * lift * sg(e, lf, c, m);
+    }
+  }
+  /// A pack's: each lane's as its element's alone.
+  template <int D, int W>
+  void face_terms(const ElementPack<W>& r, int i, int j, int k, const Pack<W>& lift, Pack<W> (&extra)[ngrad]) const {
+    for (int l = 0; l < W; ++l) {
+      Real one[ngrad] = {};
+      face_terms<D>(OneElement{r.e[l]}, i, j, k, lift[l], one);
+      for (int c = 0; c < ngrad; ++c) extra[c].set(l, one[c]);
+    }
+  }
+
+  // What the kernels read and write of one element or of a pack (lane by lane).
+  KOKKOS_FORCEINLINE_FUNCTION Real gvar(const OneElement& r, int c, int n) const { return g(r.e, c, n); }
+  template <int W>
+  Pack<W> gvar(const ElementPack<W>& r, int c, int n) const {
+    return r.gvars[c * L::nodes + n];
+  }
+  template <class V>
+  KOKKOS_FORCEINLINE_FUNCTION static Real per_element(const V& v, const OneElement& r) {
+    return v(r.e);
+  }
+  template <class V, int W>
+  static Pack<W> per_element(const V& v, const ElementPack<W>& r) {
+    Pack<W> p;
+    for (int l = 0; l < W; ++l) p.set(l, v(r.e[l]));
+    return p;
+  }
+  template <class V>
+  KOKKOS_FORCEINLINE_FUNCTION static Real per_node(const V& v, const OneElement& r, int n) {
+    return v(r.e, n);
+  }
+  template <class V, int W>
+  static Pack<W> per_node(const V& v, const ElementPack<W>& r, int n) {
+    Pack<W> p;
+    for (int l = 0; l < W; ++l) p.set(l, v(r.e[l], n));
+    return p;
+  }
+  KOKKOS_FORCEINLINE_FUNCTION typename Eq::Prim primitive_at(const Eq& local, const OneElement& r, int n) const {
+    return node_primitive(local, load<Eq>(q, r.e, n), aux(r.e, Eq::a_phi, n), th, r.e, n);
+  }
+  template <int W>
+  typename PointTypes<Eq, Pack<W>>::Prim primitive_at(const Eq& local, const ElementPack<W>& r, int n) const {
+    static_assert(Eq::nthermo == 0, "packs of equation sets that keep per-node values are not formed");
+    typename PointTypes<Eq, Pack<W>>::Cons s;
+    for (int v = 0; v < Eq::nvar; ++v)
+      for (int l = 0; l < W; ++l) s[v].set(l, q(r.e[l], v, n));
+    Pack<W> phi;
+    for (int l = 0; l < W; ++l) phi.set(l, aux(r.e[l], Eq::a_phi, n));
+    return local.primitive(s, phi);
+  }
+  KOKKOS_FORCEINLINE_FUNCTION void note_max(const OneElement& r, Real largest) const {
+    Kokkos::atomic_fetch_max(&element_max(r.e), largest);  // exact: any order
+  }
+  template <int W>
+  void note_max(const ElementPack<W>& r, const Pack<W>& largest) const {
+    for (int l = 0; l < W; ++l) Kokkos::atomic_fetch_max(&element_max(r.e[l]), largest[l]);
+  }
+
   /// Curved elements: the gradients from their reference components (along xi_D, in
   /// the slots of direction D), grad = (1/J) sum_D (J a^D) d/dxi_D.
   KOKKOS_FORCEINLINE_FUNCTION void to_physical(typename Eq::Gradients& gr, int e, int n) const {
@@ -302,14 +411,19 @@ struct NodeViscousFlux {
   }
   /// Whether the z line (i, j) of element e, whose nodes form the node's vertical
   /// gradients, has a node without condensate (physics.cloud_stratification = "interior").
-  KOKKOS_FORCEINLINE_FUNCTION bool cloud_edge(int e, int i, int j) const {
+  KOKKOS_FORCEINLINE_FUNCTION bool cloud_edge(const OneElement& r, int i, int j) const {
     if constexpr (Eq::moist) {
       if (!cloud_interior) return false;
       for (int k = 0; k < L::n1; ++k) {
         const int n = L::node(i, j, k);
-        if (!(th(e, 1, n) + th(e, 2, n) > 0)) return true;  // thermo_values: T, q_l, q_i
+        if (!(th(r.e, 1, n) + th(r.e, 2, n) > 0)) return true;  // thermo_values: T, q_l, q_i
       }
     }
+    return false;
+  }
+  template <int W>
+  bool cloud_edge(const ElementPack<W>&, int, int) const {
+    static_assert(!Eq::moist, "packs of moist elements are not formed");
     return false;
   }
   /// The subgrid (eddy and molecular) vertical fluxes at node (i, j, k) of element e in
@@ -342,12 +456,11 @@ struct NodeViscousFlux {
                                       local.thermo.density_potential_temperature(node.w.T, pi_p, node.w.partition());
     }
   }
-  template <int D>
-  KOKKOS_FORCEINLINE_FUNCTION void store(const Eq& local, const typename Eq::Prim& w, const typename Eq::Gradients& gr,
-                                         Real nu_total, Real kappa_total, Real tracer_total, Real exner_p,
-                                         Real (&f)[3][nvflux]) const {
-    const typename Eq::Cons fd =
-        local.viscous_flux(w, gr, nu_total, kappa_total, tracer_total, D, theta_diffusion, exner_p);
+  template <int D, class P, class G, class S>
+  KOKKOS_FORCEINLINE_FUNCTION void store(const Eq& local, const P& w, const G& gr, const S& nu_total,
+                                         const S& kappa_total, const S& tracer_total, const S& exner_p,
+                                         S (&f)[3][nvflux]) const {
+    const auto fd = local.viscous_flux(w, gr, nu_total, kappa_total, tracer_total, D, theta_diffusion, exner_p);
     for (int v = first_viscous; v < Eq::nvar; ++v) f[D][v - first_viscous] = fd[v];
   }
 };
@@ -510,19 +623,22 @@ struct ViscousElementKernel {
   /// Plane by plane (k): F_v,0 and F_v,1 of a plane are differentiated within the plane
   /// as soon as they are formed, so only F_v,2 and the partial sums are kept for the
   /// whole element (and the traces of F_v,0 and F_v,1 on their faces).
-  KOKKOS_INLINE_FUNCTION Real by_planes(const int t) const {
+  KOKKOS_INLINE_FUNCTION Real by_planes(const int t) const { return by_planes(OneElement{list(t)}); }
+  /// The same for one element or a pack of elements r (ElementPack, host backends).
+  template <class R, class S = typename R::Scalar>
+  KOKKOS_INLINE_FUNCTION S by_planes(const R& r) const {
     constexpr int n1 = L::n1, np = L::face_nodes;
-    const int e = list(t);
-    Real fz[nvflux][L::nodes];       // F_v,2 of the element
-    Real partial[nvflux][L::nodes];  // (2/h_0) D F_v,0 + (2/h_1) D F_v,1, summed as below
-    Real side[4][nvflux][np];        // F_v on faces 0-3, written out in one sweep at the end
-    Real largest = 0;
+    const int e = 0;  // the accessors below read r's elements
+    S fz[nvflux][L::nodes];       // F_v,2 of the element
+    S partial[nvflux][L::nodes];  // (2/h_0) D F_v,0 + (2/h_1) D F_v,1, summed as below
+    S side[4][nvflux][np];        // F_v on faces 0-3, written out in one sweep at the end
+    S largest = 0;
     for (int k = 0; k < n1; ++k) {
-      Real fx[nvflux][np], fy[nvflux][np];  // F_v,0 and F_v,1 of plane k
+      S fx[nvflux][np], fy[nvflux][np];  // F_v,0 and F_v,1 of plane k
       for (int j = 0; j < n1; ++j)
         for (int i = 0; i < n1; ++i) {
-          Real f[3][nvflux];
-          largest = math::max(largest, nv(e, i, j, k, f));
+          S f[3][nvflux];
+          largest = math::max(largest, nv(r, i, j, k, f));
           const int p = i + n1 * j;
           for (int v = 0; v < nvflux; ++v) {
             fx[v][p] = f[0][v];
@@ -542,7 +658,7 @@ struct ViscousElementKernel {
       for (int j = 0; j < n1; ++j)
         for (int i = 0; i < n1; ++i)
           for (int v = 0; v < nvflux; ++v) {
-            Real sum = 0;  // viscous_divergence, in two parts
+            S sum = 0;  // viscous_divergence, in two parts
             sum += s0 * derivative_at(b, in_x, e, v, i, j, k, 0);
             sum += s1 * derivative_at(b, in_y, e, v, i, j, k, 1);
             partial[v][L::node(i, j, k)] = sum;
@@ -551,23 +667,39 @@ struct ViscousElementKernel {
     // The traces face by face, in memory order (faster than plane by plane).
     for (int lf = 0; lf < 4; ++lf)
       for (int v = 0; v < nvflux; ++v)
-        for (int m = 0; m < np; ++m) T(e, lf, v, m) = side[lf][v][m];
+        for (int m = 0; m < np; ++m) put_trace(r, lf, v, m, side[lf][v][m]);
     for (int lf = 4; lf < 6; ++lf)
       for (int v = 0; v < nvflux; ++v)
-        for (int m = 0; m < np; ++m) T(e, lf, v, m) = fz[v][m + (lf == 4 ? 0 : np * N)];
+        for (int m = 0; m < np; ++m) put_trace(r, lf, v, m, fz[v][m + (lf == 4 ? 0 : np * N)]);
     const auto along_z = [&](int, int c, int n) { return fz[c][n]; };
-    const Real s2 = nv.curved ? Real(1) : two_over_hz(e);
+    const S s2 = nv.curved ? S(1) : nv.per_element(two_over_hz, r);
     for (int k = 0; k < n1; ++k)
       for (int j = 0; j < n1; ++j)
         for (int i = 0; i < n1; ++i) {
           const int n = L::node(i, j, k);
           for (int v = first_viscous; v < nvar; ++v) {
-            Real sum = partial[v - first_viscous][n];
+            S sum = partial[v - first_viscous][n];
             sum += s2 * derivative_at(b, along_z, e, v - first_viscous, i, j, k, 2);
-            dq(e, v, n) += nv.curved ? nv.inverse_jacobian(e, n) * sum : sum;
+            add_divergence(r, v, n, sum);
           }
         }
     return largest;
+  }
+  /// F_v's trace (face lf, component v, face node m) of one element or a pack's.
+  KOKKOS_FORCEINLINE_FUNCTION void put_trace(const OneElement& r, int lf, int v, int m, Real value) const {
+    T(r.e, lf, v, m) = value;
+  }
+  template <int W>
+  void put_trace(const ElementPack<W>& r, int lf, int v, int m, const Pack<W>& value) const {
+    for (int l = 0; l < W; ++l) T(r.e[l], lf, v, m) = value[l];
+  }
+  /// dq += the viscous divergence `sum` (curved: over J) at node n of component v.
+  KOKKOS_FORCEINLINE_FUNCTION void add_divergence(const OneElement& r, int v, int n, Real sum) const {
+    dq(r.e, v, n) += nv.curved ? nv.inverse_jacobian(r.e, n) * sum : sum;
+  }
+  template <int W>
+  void add_divergence(const ElementPack<W>& r, int v, int n, const Pack<W>& sum) const {
+    for (int l = 0; l < W; ++l) dq(r.e[l], v, n) += sum[l];  // packs are not formed on curved meshes
   }
 };
 
@@ -629,8 +761,43 @@ struct ViscousTeamKernel {
   }
 };
 
-/// Element and team layouts: ViscousElementKernel or ViscousTeamKernel for the elements
-/// in `list`; returns the largest total diffusivity.
+/// The element layout's viscous kernel on host backends, W elements of `list` at once
+/// (ElementPack: one per vector lane) for each index t; the last, partial pack one by one.
+/// Each lane's arithmetic is ViscousElementKernel's for its element alone, so the bits
+/// are the same (the operator test compares them).
+template <int N, class Eq, class ClosureModel, int W>
+struct ViscousPackKernel {
+  using L = Layout<N>;
+  ViscousElementKernel<N, Eq, ClosureModel> k;
+  int count;  ///< elements in k.list
+
+  static int packs(int count) { return (count + W - 1) / W; }
+
+  Real operator()(const int t) const {
+    const int first = W * t;
+    Real largest = 0;
+    if (first + W > count) {
+      for (int x = first; x < count; ++x) largest = math::max(largest, k.by_planes(OneElement{k.list(x)}));
+      return largest;
+    }
+    ElementPack<W> r;
+    for (int l = 0; l < W; ++l) r.e[l] = k.list(first + l);
+    // The pack's gradient variables side by side: the derivatives read them N + 1 times
+    // per node and direction.
+    Pack<W> g[Eq::ngrad * L::nodes];
+    for (int l = 0; l < W; ++l)
+      for (int c = 0; c < Eq::ngrad; ++c)
+        for (int n = 0; n < L::nodes; ++n) g[c * L::nodes + n].set(l, k.nv.g(r.e[l], c, n));
+    r.gvars = g;
+    const Pack<W> lanes = k.by_planes(r);
+    for (int l = 0; l < W; ++l) largest = math::max(largest, lanes[l]);
+    return largest;
+  }
+};
+
+/// Element and team layouts: ViscousElementKernel (by packs of elements where they
+/// apply: OperatorOptions::element_packs) or ViscousTeamKernel for the elements in
+/// `list`; returns the largest total diffusivity.
 template <int N, class Eq>
 template <class ClosureModel>
 Real DgOperator<N, Eq>::lift_viscous_volume(const StateView& q, const StateView& dq, const ClosureModel& closure,
@@ -641,6 +808,13 @@ Real DgOperator<N, Eq>::lift_viscous_volume(const StateView& q, const StateView&
     using Team = ViscousTeamKernel<N, Eq, ClosureModel>;
     return parallel_max_teams("dg::lift_viscous_volume_teams", static_cast<int>(list.extent(0)),
                               Team::scratch_bytes(), Team{kernel});
+  }
+  if constexpr (host_backend && Eq::nthermo == 0 && !Eq::moist) {
+    if (element_packs_ && !curved_) {
+      using Packs = ViscousPackKernel<N, Eq, ClosureModel, pack_width>;
+      const int count = static_cast<int>(list.extent(0));
+      return parallel_max("dg::lift_viscous_volume_packs", Packs::packs(count), Packs{kernel, count});
+    }
   }
   return parallel_max("dg::lift_viscous_volume", static_cast<int>(list.extent(0)), kernel);
 }

@@ -60,7 +60,9 @@ dg::OperatorOptions operator_options(const Config& config, Real gravity) {
   dg::OperatorOptions o;
   o.gravity = gravity;
   o.split_form = config.dg.volume_flux == "kennedy_gruber";
-  if (config.dg.kernel_layout == "elements") o.kernel_layout = dg::KernelLayout::elements;
+  if (config.dg.kernel_layout == "elements" || config.dg.kernel_layout == "packs")
+    o.kernel_layout = dg::KernelLayout::elements;
+  o.element_packs = config.dg.kernel_layout != "elements";  // "auto" and "packs" (host backends)
   if (config.dg.kernel_layout == "nodes") o.kernel_layout = dg::KernelLayout::nodes;
   if (config.dg.kernel_layout == "teams") o.kernel_layout = dg::KernelLayout::teams;
   o.viscosity = p.viscosity;

@@ -40,9 +40,10 @@ struct Setup {
   FlatView q, dq;
   AuxView aux;
 
-  explicit Setup(std::array<bool, 3> periodic)
-      : brick({3, 2, 2}, {{{0, 1500}, {0, 1000}, {0, 1000}}}, periodic),
-        mesh(brick, mesh::CartesianPartition::choose({3, 2, 2}, 1), 0),
+  /// `elements` elements of 500 m along each direction.
+  explicit Setup(std::array<bool, 3> periodic, std::array<int, 3> elements = {3, 2, 2})
+      : brick(elements, {{{0, 500.0 * elements[0]}, {0, 500.0 * elements[1]}, {0, 500.0 * elements[2]}}}, periodic),
+        mesh(brick, mesh::CartesianPartition::choose(elements, 1), 0),
         geometry(make_geometry<N>(mesh, basis)) {
     const std::size_t size = static_cast<std::size_t>(mesh.element_count()) * nvar * Layout<N>::nodes;
     q = FlatView("q", size);
@@ -206,10 +207,13 @@ TEST_CASE("the split form agrees with the standard form to truncation error", "[
   CHECK(difference < 1e-2 * max_abs(standard));
 }
 
-/// The right-hand side and the largest diffusivity with the given kernel layout.
+/// The right-hand side and the largest diffusivity with the given kernel layout (and
+/// with the element layout's packs or without).
 template <int N, class Eq>
-std::pair<HostView<Real***>, Real> rhs_with_layout(Setup<N, Eq>& s, OperatorOptions options, KernelLayout layout) {
+std::pair<HostView<Real***>, Real> rhs_with_layout(Setup<N, Eq>& s, OperatorOptions options, KernelLayout layout,
+                                                   bool packs = true) {
   options.kernel_layout = layout;
+  options.element_packs = packs;
   DgOperator<N, Eq> op(s.mesh, s.basis, s.geometry, s.aux, options, MPI_COMM_WORLD, s.timers);
   op(0.0, s.q, s.dq);
   HostView<Real***> result("rhs", s.mesh.element_count(), Eq::nvar, Layout<N>::nodes);
@@ -221,7 +225,8 @@ template <int N, class Eq = Equations>
 void check_layouts_agree(Real viscosity, Closure closure, bool no_slip) {
   INFO("N = " << N << ", viscosity " << viscosity << ", closure " << static_cast<int>(closure)
               << (no_slip ? ", no-slip walls" : "") << ", tracers " << Eq::ntracers);
-  Setup<N, Eq> s({true, true, false});
+  // 18 elements: on host backends four packs of four elements and two elements alone.
+  Setup<N, Eq> s({true, true, false}, {3, 3, 2});
   fill_pointwise("test::wavy", Equations{}, s.geometry.x, s.state(), s.aux, physics::grav, Wavy{});
   fill_tracers("test::tracers", s.geometry.x, s.state(), Eq::i_tracer, Eq::ntracers, WavyTracers{});
   OperatorOptions options;
@@ -233,11 +238,12 @@ void check_layouts_agree(Real viscosity, Closure closure, bool no_slip) {
     options.walls.kind[4] = physics::no_slip_isothermal, options.walls.temperature[4] = 310;
     options.walls.kind[5] = physics::no_slip_adiabatic;
   }
-  const auto elements = rhs_with_layout(s, options, KernelLayout::elements);
+  const auto elements = rhs_with_layout(s, options, KernelLayout::elements, false);
   REQUIRE(max_abs(elements.first) > 0);
-  for (const KernelLayout other : {KernelLayout::nodes, KernelLayout::teams}) {
-    INFO("against layout " << static_cast<int>(other));
-    const auto result = rhs_with_layout(s, options, other);
+  for (const int other : {-1, static_cast<int>(KernelLayout::nodes), static_cast<int>(KernelLayout::teams)}) {
+    INFO("against layout " << other << " (-1: elements by packs)");
+    const auto result = other < 0 ? rhs_with_layout(s, options, KernelLayout::elements, true)
+                                  : rhs_with_layout(s, options, static_cast<KernelLayout>(other));
     long differing = 0;
     for (size_t i = 0; i < elements.first.size(); ++i)
       if (std::memcmp(&elements.first.data()[i], &result.first.data()[i], sizeof(Real)) != 0) ++differing;
@@ -246,10 +252,11 @@ void check_layouts_agree(Real viscosity, Closure closure, bool no_slip) {
   }
 }
 
-TEST_CASE("the kernel layouts (elements, nodes, teams) give the same bits", "[operator]") {
+TEST_CASE("the kernel layouts (elements, packs, nodes, teams) give the same bits", "[operator]") {
   // Split form, inviscid and viscous: the line kernel of the volume term and the fused
-  // lifting with the viscous volume term against the per-node kernels devices use, and
-  // against the team kernel of the lifting and viscous volume term.
+  // lifting with the viscous volume term against the same taking packs of elements (one
+  // per vector lane), against the per-node kernels devices use, and against the team
+  // kernel of the lifting and viscous volume term.
   for (const Closure closure : {Closure::constant, Closure::smagorinsky, Closure::vreman}) {
     const Real nu = closure == Closure::constant ? 0.0 : 15.0;  // subgrid models alone, then with nu
     check_layouts_agree<1>(nu, closure, false);

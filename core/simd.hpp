@@ -1,0 +1,214 @@
+#pragma once
+/// Pack<W>: W doubles side by side, one per vector lane, for kernels that evaluate W
+/// elements at once on host backends (one element per lane). Every operation is
+/// lane-wise IEEE arithmetic (+, -, *, / and sqrt, correctly rounded), and the build
+/// does not contract a * b + c into fused multiply-adds (-ffp-contract=off), so each lane
+/// holds the bits the scalar code computes for its element. Comparisons give a Mask and
+/// select(mask, a, b) takes a's lanes where the mask is set: the lane-wise form of
+/// `cond ? a : b`, which the pointwise physics uses for its branches.
+///
+/// With GCC or Clang on the host the lanes are a vector type of the compiler's (one AVX2
+/// register for W = 4 with -march=x86-64-v3); elsewhere a plain array. Device code does
+/// not use packs: a GPU thread takes a node.
+#include <cstdint>
+#include <utility>
+#include <type_traits>
+
+#include "core/math.hpp"
+#include "core/types.hpp"
+
+#if (defined(__GNUC__) || defined(__clang__)) && !defined(__CUDACC__) && !defined(__HIPCC__)
+#define SQUALL_VECTOR_EXTENSIONS 1
+#else
+#define SQUALL_VECTOR_EXTENSIONS 0
+#endif
+
+namespace squall {
+
+/// How many elements the host kernels take at once: 4 (an AVX2 register of doubles).
+inline constexpr int pack_width = 4;
+
+template <int W>
+struct Mask;
+
+#if SQUALL_VECTOR_EXTENSIONS
+/// The compiler's vector types of W doubles and of W 64-bit lane masks.
+template <int W>
+struct NativeVector;
+#define SQUALL_NATIVE_VECTOR(W)                                                   \
+  template <>                                                                     \
+  struct NativeVector<W> {                                                        \
+    typedef double type __attribute__((vector_size(sizeof(double) * W)));         \
+    typedef std::int64_t mask __attribute__((vector_size(sizeof(double) * W)));   \
+  };
+SQUALL_NATIVE_VECTOR(1)
+SQUALL_NATIVE_VECTOR(2)
+SQUALL_NATIVE_VECTOR(4)
+SQUALL_NATIVE_VECTOR(8)
+#undef SQUALL_NATIVE_VECTOR
+#endif
+
+template <int W>
+struct Pack {
+  static_assert(W > 0 && (W & (W - 1)) == 0, "a power of two");
+  static constexpr int width = W;
+#if SQUALL_VECTOR_EXTENSIONS
+  using Native = typename NativeVector<W>::type;
+  Native v;
+  Pack() = default;
+  Pack(Real x) {  // NOLINT: a scalar broadcasts (lane by lane: 0 + x would turn -0 into +0)
+    for (int l = 0; l < W; ++l) v[l] = x;
+  }
+  static Pack of(Native n) {
+    Pack p;
+    p.v = n;
+    return p;
+  }
+  Real operator[](int l) const { return v[l]; }
+  void set(int l, Real x) { v[l] = x; }
+#else
+  Real v[W];
+  Pack() = default;
+  Pack(Real x) {  // NOLINT: a scalar broadcasts
+    for (int l = 0; l < W; ++l) v[l] = x;
+  }
+  Real operator[](int l) const { return v[l]; }
+  void set(int l, Real x) { v[l] = x; }
+#endif
+};
+
+template <int W>
+struct Mask {
+#if SQUALL_VECTOR_EXTENSIONS
+  using Native = typename NativeVector<W>::mask;
+  Native m;  // all ones where set
+  bool operator[](int l) const { return m[l] != 0; }
+#else
+  bool m[W];
+  bool operator[](int l) const { return m[l]; }
+#endif
+};
+
+#if SQUALL_VECTOR_EXTENSIONS
+#define SQUALL_PACK_BINARY(OP)                                                                  \
+  template <int W>                                                                              \
+  inline Pack<W> operator OP(const Pack<W>& a, const Pack<W>& b) { return Pack<W>::of(a.v OP b.v); } \
+  template <int W>                                                                              \
+  inline Pack<W> operator OP(Real a, const Pack<W>& b) { return Pack<W>(a) OP b; }              \
+  template <int W>                                                                              \
+  inline Pack<W> operator OP(const Pack<W>& a, Real b) { return a OP Pack<W>(b); }
+#define SQUALL_PACK_COMPARE(OP)                                                                 \
+  template <int W>                                                                              \
+  inline Mask<W> operator OP(const Pack<W>& a, const Pack<W>& b) { return Mask<W>{a.v OP b.v}; } \
+  template <int W>                                                                              \
+  inline Mask<W> operator OP(const Pack<W>& a, Real b) { return a OP Pack<W>(b); }
+#else
+#define SQUALL_PACK_BINARY(OP)                                                                  \
+  template <int W>                                                                              \
+  inline Pack<W> operator OP(const Pack<W>& a, const Pack<W>& b) {                              \
+    Pack<W> r;                                                                                  \
+    for (int l = 0; l < W; ++l) r.v[l] = a.v[l] OP b.v[l];                                      \
+    return r;                                                                                   \
+  }                                                                                             \
+  template <int W>                                                                              \
+  inline Pack<W> operator OP(Real a, const Pack<W>& b) { return Pack<W>(a) OP b; }              \
+  template <int W>                                                                              \
+  inline Pack<W> operator OP(const Pack<W>& a, Real b) { return a OP Pack<W>(b); }
+#define SQUALL_PACK_COMPARE(OP)                                                                 \
+  template <int W>                                                                              \
+  inline Mask<W> operator OP(const Pack<W>& a, const Pack<W>& b) {                              \
+    Mask<W> r;                                                                                  \
+    for (int l = 0; l < W; ++l) r.m[l] = a.v[l] OP b.v[l];                                      \
+    return r;                                                                                   \
+  }                                                                                             \
+  template <int W>                                                                              \
+  inline Mask<W> operator OP(const Pack<W>& a, Real b) { return a OP Pack<W>(b); }
+#endif
+SQUALL_PACK_BINARY(+)
+SQUALL_PACK_BINARY(-)
+SQUALL_PACK_BINARY(*)
+SQUALL_PACK_BINARY(/)
+SQUALL_PACK_COMPARE(>)
+SQUALL_PACK_COMPARE(<)
+#undef SQUALL_PACK_BINARY
+#undef SQUALL_PACK_COMPARE
+
+/// Negation flips the sign bit of each lane, as the scalar -x does.
+template <int W>
+inline Pack<W> operator-(const Pack<W>& a) {
+#if SQUALL_VECTOR_EXTENSIONS
+  return Pack<W>::of(-a.v);
+#else
+  Pack<W> r;
+  for (int l = 0; l < W; ++l) r.v[l] = -a.v[l];
+  return r;
+#endif
+}
+
+template <int W>
+inline Pack<W>& operator+=(Pack<W>& a, const Pack<W>& b) { return a = a + b; }
+template <int W>
+inline Pack<W>& operator-=(Pack<W>& a, const Pack<W>& b) { return a = a - b; }
+template <int W>
+inline Pack<W>& operator*=(Pack<W>& a, const Pack<W>& b) { return a = a * b; }
+
+/// Both masks set.
+template <int W>
+inline Mask<W> operator&(const Mask<W>& a, const Mask<W>& b) {
+#if SQUALL_VECTOR_EXTENSIONS
+  return Mask<W>{a.m & b.m};
+#else
+  Mask<W> r;
+  for (int l = 0; l < W; ++l) r.m[l] = a.m[l] && b.m[l];
+  return r;
+#endif
+}
+
+/// a's lanes where the mask is set, b's elsewhere.
+template <int W>
+inline Pack<W> select(const Mask<W>& mask, const Pack<W>& a, const Pack<W>& b) {
+#if SQUALL_VECTOR_EXTENSIONS
+  return Pack<W>::of(mask.m ? a.v : b.v);
+#else
+  Pack<W> r;
+  for (int l = 0; l < W; ++l) r.v[l] = mask.m[l] ? a.v[l] : b.v[l];
+  return r;
+#endif
+}
+/// The scalar form, for code written for both (a and b are both evaluated).
+KOKKOS_INLINE_FUNCTION Real select(bool mask, Real a, Real b) { return mask ? a : b; }
+
+/// T, in a parameter whose type is deduced from the other parameters only (a scalar
+/// argument then converts to a pack).
+template <class T>
+using nondeduced = typename std::enable_if<true, T>::type;
+
+/// Whether S is a Pack (or Real).
+template <class S>
+struct is_pack : std::false_type {};
+template <int W>
+struct is_pack<Pack<W>> : std::true_type {};
+
+namespace math {
+
+/// Lane-wise forms of the functions the pointwise physics calls; sqrt is correctly
+/// rounded, max is `a > b ? a : b` lane by lane (NaNs as in the scalar form), pow is the
+/// scalar math::pow of each lane.
+template <int W>
+inline Pack<W> sqrt(const Pack<W>& x) {
+  Pack<W> r;
+  for (int l = 0; l < W; ++l) r.set(l, math::sqrt(x[l]));
+  return r;
+}
+template <int W>
+inline Pack<W> max(const Pack<W>& a, const Pack<W>& b) { return select(a > b, a, b); }
+template <int W>
+inline Pack<W> pow(const Pack<W>& x, Real y) {
+  Pack<W> r;
+  for (int l = 0; l < W; ++l) r.set(l, math::pow(x[l], y));
+  return r;
+}
+
+}  // namespace math
+
+}  // namespace squall
