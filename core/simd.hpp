@@ -11,6 +11,7 @@
 /// register for W = 4 with -march=x86-64-v3); elsewhere a plain array. Device code does
 /// not use packs: a GPU thread takes a node.
 #include <cstdint>
+#include <cstring>
 #include <utility>
 #include <type_traits>
 
@@ -65,7 +66,15 @@ struct Pack {
     return p;
   }
   Real operator[](int l) const { return v[l]; }
-  void set(int l, Real x) { v[l] = x; }
+  /// The pack of f(0), ..., f(W - 1).
+  template <class F>
+  static Pack gather(const F& f) {
+    Real a[W];
+    for (int l = 0; l < W; ++l) a[l] = f(l);
+    Pack p;
+    std::memcpy(&p.v, a, sizeof a);
+    return p;
+  }
 #else
   Real v[W];
   Pack() = default;
@@ -73,7 +82,12 @@ struct Pack {
     for (int l = 0; l < W; ++l) v[l] = x;
   }
   Real operator[](int l) const { return v[l]; }
-  void set(int l, Real x) { v[l] = x; }
+  template <class F>
+  static Pack gather(const F& f) {
+    Pack p;
+    for (int l = 0; l < W; ++l) p.v[l] = f(l);
+    return p;
+  }
 #endif
 };
 
@@ -196,17 +210,13 @@ namespace math {
 /// scalar math::pow of each lane.
 template <int W>
 inline Pack<W> sqrt(const Pack<W>& x) {
-  Pack<W> r;
-  for (int l = 0; l < W; ++l) r.set(l, math::sqrt(x[l]));
-  return r;
+  return Pack<W>::gather([&](int l) { return math::sqrt(x[l]); });
 }
 template <int W>
 inline Pack<W> max(const Pack<W>& a, const Pack<W>& b) { return select(a > b, a, b); }
 template <int W>
 inline Pack<W> pow(const Pack<W>& x, Real y) {
-  Pack<W> r;
-  for (int l = 0; l < W; ++l) r.set(l, math::pow(x[l], y));
-  return r;
+  return Pack<W>::gather([&](int l) { return math::pow(x[l], y); });
 }
 
 }  // namespace math

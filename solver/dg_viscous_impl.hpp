@@ -338,11 +338,9 @@ struct NodeViscousFlux {
   /// A pack's: each lane's as its element's alone.
   template <int D, int W>
   void face_terms(const ElementPack<W>& r, int i, int j, int k, const Pack<W>& lift, Pack<W> (&extra)[ngrad]) const {
-    for (int l = 0; l < W; ++l) {
-      Real one[ngrad] = {};
-      face_terms<D>(OneElement{r.e[l]}, i, j, k, lift[l], one);
-      for (int c = 0; c < ngrad; ++c) extra[c].set(l, one[c]);
-    }
+    Real one[W][ngrad] = {};
+    for (int l = 0; l < W; ++l) face_terms<D>(OneElement{r.e[l]}, i, j, k, lift[l], one[l]);
+    for (int c = 0; c < ngrad; ++c) extra[c] = Pack<W>::gather([&](int l) { return one[l][c]; });
   }
 
   // What the kernels read and write of one element or of a pack (lane by lane).
@@ -357,9 +355,7 @@ struct NodeViscousFlux {
   }
   template <class V, int W>
   static Pack<W> per_element(const V& v, const ElementPack<W>& r) {
-    Pack<W> p;
-    for (int l = 0; l < W; ++l) p.set(l, v(r.e[l]));
-    return p;
+    return Pack<W>::gather([&](int l) { return v(r.e[l]); });
   }
   template <class V>
   KOKKOS_FORCEINLINE_FUNCTION static Real per_node(const V& v, const OneElement& r, int n) {
@@ -367,9 +363,7 @@ struct NodeViscousFlux {
   }
   template <class V, int W>
   static Pack<W> per_node(const V& v, const ElementPack<W>& r, int n) {
-    Pack<W> p;
-    for (int l = 0; l < W; ++l) p.set(l, v(r.e[l], n));
-    return p;
+    return Pack<W>::gather([&](int l) { return v(r.e[l], n); });
   }
   KOKKOS_FORCEINLINE_FUNCTION typename Eq::Prim primitive_at(const Eq& local, const OneElement& r, int n) const {
     return node_primitive(local, load<Eq>(q, r.e, n), aux(r.e, Eq::a_phi, n), th, r.e, n);
@@ -378,11 +372,8 @@ struct NodeViscousFlux {
   typename PointTypes<Eq, Pack<W>>::Prim primitive_at(const Eq& local, const ElementPack<W>& r, int n) const {
     static_assert(Eq::nthermo == 0, "packs of equation sets that keep per-node values are not formed");
     typename PointTypes<Eq, Pack<W>>::Cons s;
-    for (int v = 0; v < Eq::nvar; ++v)
-      for (int l = 0; l < W; ++l) s[v].set(l, q(r.e[l], v, n));
-    Pack<W> phi;
-    for (int l = 0; l < W; ++l) phi.set(l, aux(r.e[l], Eq::a_phi, n));
-    return local.primitive(s, phi);
+    for (int v = 0; v < Eq::nvar; ++v) s[v] = Pack<W>::gather([&](int l) { return q(r.e[l], v, n); });
+    return local.primitive(s, Pack<W>::gather([&](int l) { return aux(r.e[l], Eq::a_phi, n); }));
   }
   KOKKOS_FORCEINLINE_FUNCTION void note_max(const OneElement& r, Real largest) const {
     Kokkos::atomic_fetch_max(&element_max(r.e), largest);  // exact: any order
@@ -785,9 +776,9 @@ struct ViscousPackKernel {
     // The pack's gradient variables side by side: the derivatives read them N + 1 times
     // per node and direction.
     Pack<W> g[Eq::ngrad * L::nodes];
-    for (int l = 0; l < W; ++l)
-      for (int c = 0; c < Eq::ngrad; ++c)
-        for (int n = 0; n < L::nodes; ++n) g[c * L::nodes + n].set(l, k.nv.g(r.e[l], c, n));
+    for (int c = 0; c < Eq::ngrad; ++c)
+      for (int n = 0; n < L::nodes; ++n)
+        g[c * L::nodes + n] = Pack<W>::gather([&](int l) { return k.nv.g(r.e[l], c, n); });
     r.gvars = g;
     const Pack<W> lanes = k.by_planes(r);
     for (int l = 0; l < W; ++l) largest = math::max(largest, lanes[l]);
