@@ -1,0 +1,125 @@
+// Packs of elements (core/simd.hpp): each lane of a pack computation has the bits of the
+// scalar computation of that lane, for the arithmetic and for the pointwise physics the
+// host kernels evaluate on packs (dry air's primitive variables and viscous flux, the
+// three closures with their branches as lane-wise selections).
+#include <catch2/catch.hpp>
+#include <cmath>
+#include <cstring>
+#include <limits>
+
+#include "core/simd.hpp"
+#include "physics/closures.hpp"
+
+using namespace squall;
+using namespace squall::physics;
+
+namespace {
+constexpr int W = pack_width;
+using P = Pack<W>;
+
+bool same_bits(double a, double b) { return std::memcmp(&a, &b, sizeof a) == 0; }
+
+P pack(const double (&x)[W]) {
+  return P::gather([&](int l) { return x[l]; });
+}
+
+/// The gradients of lane l of a pack of gradients.
+template <class G, class GP>
+G lane(const GP& g, int l) {
+  G s{};
+  for (int i = 0; i < 3; ++i) {
+    for (int j = 0; j < 3; ++j) s.du[i][j] = g.du[i][j][l];
+    s.dT[i] = g.dT[i][l];
+    s.dtheta[i] = g.dtheta[i][l];
+  }
+  return s;
+}
+}  // namespace
+
+TEST_CASE("packs: lane-wise arithmetic has the scalar bits", "[simd]") {
+  const double inf = std::numeric_limits<double>::infinity(), nan = std::numeric_limits<double>::quiet_NaN();
+  const double a[W] = {1.5, -0.0, 3e-310, inf};
+  const double b[W] = {-2.25, 0.0, 7.0 / 3, nan};
+  const P pa = pack(a), pb = pack(b);
+  for (int l = 0; l < W; ++l) {
+    INFO("lane " << l);
+    CHECK(same_bits((pa + pb)[l], a[l] + b[l]));
+    CHECK(same_bits((pa - pb)[l], a[l] - b[l]));
+    CHECK(same_bits((pa * pb)[l], a[l] * b[l]));
+    CHECK(same_bits((pa / pb)[l], a[l] / b[l]));
+    CHECK(same_bits((-pa)[l], -a[l]));
+    CHECK(same_bits((0.5 * (pb - pa))[l], 0.5 * (b[l] - a[l])));
+    CHECK(same_bits(math::sqrt(pa * pa + 2.0)[l], math::sqrt(a[l] * a[l] + 2.0)));
+    CHECK(same_bits(math::max(pa, pb)[l], math::max(a[l], b[l])));  // NaN as the scalar form
+    CHECK(same_bits(math::pow(pa * pa + 1.0, 0.2857)[l], math::pow(a[l] * a[l] + 1.0, 0.2857)));
+    CHECK(same_bits(select(pa > pb, pa, pb)[l], a[l] > b[l] ? a[l] : b[l]));
+    CHECK(same_bits(select((pa > 0.0) & (pb < 1.0), pa, P(-1.0))[l], (a[l] > 0 && b[l] < 1) ? a[l] : -1.0));
+  }
+  // A broadcast keeps the sign of zero (0 + x would not).
+  CHECK(std::signbit(P(-0.0)[0]));
+  CHECK(std::signbit(P(-0.0)[W - 1]));
+}
+
+TEST_CASE("packs: dry air and the closures, lane by lane as the scalar code", "[simd]") {
+  using Eq = DryAir<0>;
+  const Eq eq{};
+  // Four points: no strain at all, strong stable stratification (Smagorinsky off), pure
+  // shear (Vreman's B = 0), and a general strain with a weak stratification.
+  const double rho[W] = {1.2, 1.0, 0.9, 1.1}, u[W] = {0, 3, -2, 1.5}, T[W] = {300, 290, 310, 295};
+  const double phi[W] = {0, 9.81 * 100, 9.81 * 700, 9.81 * 2000};
+  const double du[W][3][3] = {{{0, 0, 0}, {0, 0, 0}, {0, 0, 0}},
+                              {{0, 0, 0.01}, {0, 0, 0}, {0, 0, 0}},
+                              {{0, 0, 0.2}, {0, 0, 0}, {0, 0, 0}},
+                              {{0.1, 0.2, 0}, {0, -0.1, 0.3}, {0.2, 0, -0.05}}};
+  const double dtheta_z[W] = {-0.003, 0.05, 0, 1e-4};  // lane 0 unstable: N^2 / |S|^2 = -inf there
+  Eq::Cons q[W];
+  for (int l = 0; l < W; ++l) q[l] = eq.conservative(rho[l], u[l], -0.5 * u[l], 0.25, T[l], phi[l]);
+  Eq::ConsOf<P> qp;
+  for (int v = 0; v < Eq::nvar; ++v) qp[v] = P::gather([&](int l) { return q[l][v]; });
+  const P phip = pack(phi);
+  const auto wp = eq.primitive(qp, phip);
+  Eq::GradientsOf<P> gp{};
+  for (int i = 0; i < 3; ++i) {
+    for (int j = 0; j < 3; ++j) gp.du[i][j] = P::gather([&](int l) { return du[l][i][j]; });
+    gp.dT[i] = P::gather([&](int l) { return 0.001 * (i + 1) * l; });
+    gp.dtheta[i] = i == 2 ? pack(dtheta_z) : P(0.0);
+  }
+  const P exner_p = eq.exner(wp.p);
+  const Smagorinsky smagorinsky{0, 1.0 / 3, grav};
+  const Vreman vreman{0, 0, 1.0 / 3};
+  const ConstantViscosity none{1.0 / 3};
+  const P width = pack({25, 30, 35, 40}), cs2 = P(0.17 * 0.17);
+  const auto smag_p = smagorinsky.at_element(width, cs2).nu_t(eq, wp, exner_p, gp);
+  const auto vreman_p = vreman.at_element(width, 2.5 * cs2).nu_t(eq, wp, exner_p, gp);
+  const auto none_p = none.at_element(width, cs2).nu_t(eq, wp, exner_p, gp);
+  int off = 0, on = 0;
+  for (int l = 0; l < W; ++l) {
+    INFO("lane " << l);
+    const Eq::Prim w = eq.primitive(q[l], phi[l]);
+    CHECK(same_bits(wp.rho[l], w.rho));
+    CHECK(same_bits(wp.T[l], w.T));
+    CHECK(same_bits(wp.p[l], w.p));
+    for (int d = 0; d < 3; ++d) CHECK(same_bits(wp.u[d][l], w.u[d]));
+    const Eq::Gradients g = lane<Eq::Gradients>(gp, l);
+    const double pi = eq.exner(w.p);
+    CHECK(same_bits(exner_p[l], pi));
+    const double smag = smagorinsky.at_element(width[l], cs2[l]).nu_t(eq, w, pi, g);
+    CHECK(same_bits(smag_p[l], smag));
+    (smag == 0 ? off : on) += 1;
+    CHECK(same_bits(vreman_p[l], vreman.at_element(width[l], 2.5 * cs2[l]).nu_t(eq, w, pi, g)));
+    CHECK(same_bits(none_p[l], 0.0));
+    for (const bool theta_diffusion : {false, true})
+      for (int d = 0; d < 3; ++d) {
+        const P nu = 1e-3 + smag_p, kappa = 2e-3 + smag_p / 0.33;
+        const auto fp = eq.viscous_flux(wp, gp, nu, kappa, P(0.0), d, theta_diffusion, exner_p);
+        const Eq::Cons f = eq.viscous_flux(w, g, nu[l], kappa[l], 0.0, d, theta_diffusion, pi);
+        for (int v = 0; v < Eq::nvar; ++v) CHECK(same_bits(fp[v][l], f[v]));
+      }
+  }
+  // The branches were taken both ways across the lanes.
+  CHECK(off == 2);  // no strain; Ri above Pr_t
+  CHECK(on == 2);
+  CHECK(vreman_p[0] == 0.0);
+  CHECK(vreman_p[2] == 0.0);  // pure shear
+  CHECK(vreman_p[3] > 0.0);
+}
