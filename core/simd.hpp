@@ -18,10 +18,12 @@
 #include "core/math.hpp"
 #include "core/types.hpp"
 
+#ifndef SQUALL_VECTOR_EXTENSIONS  // -DSQUALL_VECTOR_EXTENSIONS=0 builds the plain arrays
 #if (defined(__GNUC__) || defined(__clang__)) && !defined(__CUDACC__) && !defined(__HIPCC__)
 #define SQUALL_VECTOR_EXTENSIONS 1
 #else
 #define SQUALL_VECTOR_EXTENSIONS 0
+#endif
 #endif
 
 namespace squall {
@@ -103,49 +105,39 @@ struct Mask {
 #endif
 };
 
+// Lane by lane a OP b into the field F of a Result (a Pack's lanes v, a Mask's m); then
+// the same with a scalar on either side, broadcast.
 #if SQUALL_VECTOR_EXTENSIONS
-#define SQUALL_PACK_BINARY(OP)                                                                  \
-  template <int W>                                                                              \
-  inline Pack<W> operator OP(const Pack<W>& a, const Pack<W>& b) { return Pack<W>::of(a.v OP b.v); } \
-  template <int W>                                                                              \
-  inline Pack<W> operator OP(Real a, const Pack<W>& b) { return Pack<W>(a) OP b; }              \
-  template <int W>                                                                              \
-  inline Pack<W> operator OP(const Pack<W>& a, Real b) { return a OP Pack<W>(b); }
-#define SQUALL_PACK_COMPARE(OP)                                                                 \
-  template <int W>                                                                              \
-  inline Mask<W> operator OP(const Pack<W>& a, const Pack<W>& b) { return Mask<W>{a.v OP b.v}; } \
-  template <int W>                                                                              \
-  inline Mask<W> operator OP(const Pack<W>& a, Real b) { return a OP Pack<W>(b); }
+#define SQUALL_PACK_LANES(OP, Result, F)                                   \
+  template <int W>                                                         \
+  inline Result<W> operator OP(const Pack<W>& a, const Pack<W>& b) {       \
+    Result<W> r;                                                           \
+    r.F = a.v OP b.v;                                                      \
+    return r;                                                              \
+  }
 #else
-#define SQUALL_PACK_BINARY(OP)                                                                  \
-  template <int W>                                                                              \
-  inline Pack<W> operator OP(const Pack<W>& a, const Pack<W>& b) {                              \
-    Pack<W> r;                                                                                  \
-    for (int l = 0; l < W; ++l) r.v[l] = a.v[l] OP b.v[l];                                      \
-    return r;                                                                                   \
-  }                                                                                             \
-  template <int W>                                                                              \
-  inline Pack<W> operator OP(Real a, const Pack<W>& b) { return Pack<W>(a) OP b; }              \
-  template <int W>                                                                              \
-  inline Pack<W> operator OP(const Pack<W>& a, Real b) { return a OP Pack<W>(b); }
-#define SQUALL_PACK_COMPARE(OP)                                                                 \
-  template <int W>                                                                              \
-  inline Mask<W> operator OP(const Pack<W>& a, const Pack<W>& b) {                              \
-    Mask<W> r;                                                                                  \
-    for (int l = 0; l < W; ++l) r.m[l] = a.v[l] OP b.v[l];                                      \
-    return r;                                                                                   \
-  }                                                                                             \
-  template <int W>                                                                              \
-  inline Mask<W> operator OP(const Pack<W>& a, Real b) { return a OP Pack<W>(b); }
+#define SQUALL_PACK_LANES(OP, Result, F)                                   \
+  template <int W>                                                         \
+  inline Result<W> operator OP(const Pack<W>& a, const Pack<W>& b) {       \
+    Result<W> r;                                                           \
+    for (int l = 0; l < W; ++l) r.F[l] = a.v[l] OP b.v[l];                 \
+    return r;                                                              \
+  }
 #endif
-SQUALL_PACK_BINARY(+)
-SQUALL_PACK_BINARY(-)
-SQUALL_PACK_BINARY(*)
-SQUALL_PACK_BINARY(/)
-SQUALL_PACK_COMPARE(>)
-SQUALL_PACK_COMPARE(<)
-#undef SQUALL_PACK_BINARY
-#undef SQUALL_PACK_COMPARE
+#define SQUALL_PACK_OPERATOR(OP, Result, F)                                                  \
+  SQUALL_PACK_LANES(OP, Result, F)                                                           \
+  template <int W>                                                                           \
+  inline Result<W> operator OP(Real a, const Pack<W>& b) { return Pack<W>(a) OP b; }        \
+  template <int W>                                                                           \
+  inline Result<W> operator OP(const Pack<W>& a, Real b) { return a OP Pack<W>(b); }
+SQUALL_PACK_OPERATOR(+, Pack, v)
+SQUALL_PACK_OPERATOR(-, Pack, v)
+SQUALL_PACK_OPERATOR(*, Pack, v)
+SQUALL_PACK_OPERATOR(/, Pack, v)
+SQUALL_PACK_OPERATOR(>, Mask, m)
+SQUALL_PACK_OPERATOR(<, Mask, m)
+#undef SQUALL_PACK_OPERATOR
+#undef SQUALL_PACK_LANES
 
 /// Negation flips the sign bit of each lane, as the scalar -x does.
 template <int W>
