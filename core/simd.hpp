@@ -35,26 +35,21 @@ template <int W>
 struct Mask;
 
 #if SQUALL_VECTOR_EXTENSIONS
-/// The compiler's vector types of W doubles and of W 64-bit lane masks.
+/// The compiler's vector types of W doubles and of W 64-bit lane masks, one
+/// specialisation per width in use (GCC does not take a vector size that depends on a
+/// template parameter).
 template <int W>
 struct NativeVector;
-#define SQUALL_NATIVE_VECTOR(W)                                                   \
-  template <>                                                                     \
-  struct NativeVector<W> {                                                        \
-    typedef double type __attribute__((vector_size(sizeof(double) * W)));         \
-    typedef std::int64_t mask __attribute__((vector_size(sizeof(double) * W)));   \
-  };
-SQUALL_NATIVE_VECTOR(1)
-SQUALL_NATIVE_VECTOR(2)
-SQUALL_NATIVE_VECTOR(4)
-SQUALL_NATIVE_VECTOR(8)
-#undef SQUALL_NATIVE_VECTOR
+template <>
+struct NativeVector<pack_width> {
+  typedef double type __attribute__((vector_size(sizeof(double) * pack_width)));
+  typedef std::int64_t mask __attribute__((vector_size(sizeof(double) * pack_width)));
+};
 #endif
 
 template <int W>
 struct Pack {
   static_assert(W > 0 && (W & (W - 1)) == 0, "a power of two");
-  static constexpr int width = W;
 #if SQUALL_VECTOR_EXTENSIONS
   using Native = typename NativeVector<W>::type;
   Native v;
@@ -153,10 +148,6 @@ inline Pack<W> operator-(const Pack<W>& a) {
 
 template <int W>
 inline Pack<W>& operator+=(Pack<W>& a, const Pack<W>& b) { return a = a + b; }
-template <int W>
-inline Pack<W>& operator-=(Pack<W>& a, const Pack<W>& b) { return a = a - b; }
-template <int W>
-inline Pack<W>& operator*=(Pack<W>& a, const Pack<W>& b) { return a = a * b; }
 
 /// Both masks set.
 template <int W>
@@ -181,8 +172,6 @@ inline Pack<W> select(const Mask<W>& mask, const Pack<W>& a, const Pack<W>& b) {
   return r;
 #endif
 }
-/// The scalar form, for code written for both (a and b are both evaluated).
-KOKKOS_INLINE_FUNCTION Real select(bool mask, Real a, Real b) { return mask ? a : b; }
 
 /// T, in a parameter whose type is deduced from the other parameters only (a scalar
 /// argument then converts to a pack).
