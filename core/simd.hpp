@@ -94,9 +94,24 @@ struct Mask {
   using Native = typename NativeVector<W>::mask;
   Native m;  // all ones where set
   bool operator[](int l) const { return m[l] != 0; }
+  /// The mask set where f(l) is true, l = 0 ... W - 1.
+  template <class F>
+  static Mask gather(const F& f) {
+    std::int64_t a[W];
+    for (int l = 0; l < W; ++l) a[l] = f(l) ? -1 : 0;
+    Mask r;
+    std::memcpy(&r.m, a, sizeof a);
+    return r;
+  }
 #else
   bool m[W];
   bool operator[](int l) const { return m[l]; }
+  template <class F>
+  static Mask gather(const F& f) {
+    Mask r;
+    for (int l = 0; l < W; ++l) r.m[l] = f(l);
+    return r;
+  }
 #endif
 };
 
@@ -161,6 +176,17 @@ inline Mask<W> operator&(const Mask<W>& a, const Mask<W>& b) {
 #endif
 }
 
+/// The lanes not set.
+template <int W>
+inline Mask<W> operator!(const Mask<W>& a) {
+#if SQUALL_VECTOR_EXTENSIONS
+  return Mask<W>{~a.m};
+#else
+  Mask<W> r;
+  for (int l = 0; l < W; ++l) r.m[l] = !a.m[l];
+  return r;
+#endif
+}
 /// a's lanes where the mask is set, b's elsewhere.
 template <int W>
 inline Pack<W> select(const Mask<W>& mask, const Pack<W>& a, const Pack<W>& b) {

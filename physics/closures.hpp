@@ -28,8 +28,8 @@ struct ConstantViscosity {
   /// The model of an element (no effect here).
   template <class S>
   KOKKOS_INLINE_FUNCTION ConstantViscosity at_element(const S&, const S&) const { return *this; }
-  template <class Eq, class P, class G, class S = scalar_of<P>>
-  KOKKOS_INLINE_FUNCTION S nu_t(const Eq&, const P&, const nondeduced<S>&, const G&, bool = false) const {
+  template <class Eq, class P, class G, class S = scalar_of<P>, class Edge = bool>
+  KOKKOS_INLINE_FUNCTION S nu_t(const Eq&, const P&, const nondeduced<S>&, const G&, const Edge& = false) const {
     return S(0);
   }
 };
@@ -51,10 +51,11 @@ struct BasicSmagorinsky {
     return BasicSmagorinsky<T>{cs_2 * delta * delta, prandtl_t, gravity};
   }
   /// `cloud_edge`: N^2 in the unsaturated form also at a cloudy node (buoyancy_frequency_squared).
-  /// On packs the branches are lane-wise selections of the same values.
-  template <class Eq, class P, class G>
+  /// On packs the branches are lane-wise selections of the same values, and a moist
+  /// pack's `cloud_edge` is a Mask of its lanes.
+  template <class Eq, class P, class G, class Edge = bool>
   KOKKOS_INLINE_FUNCTION S nu_t(const Eq& eq, const P& w, const nondeduced<S>& exner_p, const G& g,
-                                bool cloud_edge = false) const {
+                                const Edge& cloud_edge = false) const {
     const S s = strain_rate(g);
     if constexpr (!is_pack<S>::value)
       if (!(s > 0)) return 0;
@@ -83,8 +84,8 @@ struct BasicVreman {
   KOKKOS_INLINE_FUNCTION BasicVreman<T> at_element(const T& delta, const T& c_of_element) const {
     return BasicVreman<T>{c_of_element, delta * delta, prandtl_t};
   }
-  template <class Eq, class P, class G>
-  KOKKOS_INLINE_FUNCTION S nu_t(const Eq&, const P&, const nondeduced<S>&, const G& g, bool = false) const {
+  template <class Eq, class P, class G, class Edge = bool>
+  KOKKOS_INLINE_FUNCTION S nu_t(const Eq&, const P&, const nondeduced<S>&, const G& g, const Edge& = false) const {
     S a[3][3], aa = 0;
     for (int i = 0; i < 3; ++i)
       for (int j = 0; j < 3; ++j) a[i][j] = g.du[j][i], aa += a[i][j] * a[i][j];

@@ -21,14 +21,17 @@
 
 namespace squall::physics {
 
-/// Primitive variables of moist air: the dry ones with the water partition.
-struct MoistPrim : Prim {
-  Real q_t, q_l, q_i;  ///< total water, liquid and ice [kg kg^-1]
-  KOKKOS_INLINE_FUNCTION PhasePartition partition() const { return {q_t, q_l, q_i}; }
+/// Primitive variables of moist air: the dry ones with the water partition; of one
+/// point or of a pack of points (S = Pack<W>, as BasicPrim).
+template <class S = Real>
+struct BasicMoistPrim : BasicPrim<S> {
+  S q_t, q_l, q_i;  ///< total water, liquid and ice [kg kg^-1]
+  KOKKOS_INLINE_FUNCTION BasicPhasePartition<S> partition() const { return {q_t, q_l, q_i}; }
 };
-template <int K>
-struct MoistTracerPrim : MoistPrim {
-  Real c[K];
+using MoistPrim = BasicMoistPrim<>;
+template <int K, class S = Real>
+struct MoistTracerPrim : BasicMoistPrim<S> {
+  S c[K];
 };
 
 template <int K = 0>
@@ -56,16 +59,23 @@ struct MoistAir {
   enum Derived : int { f_rho, f_u, f_v, f_w, f_theta, f_p, f_T, f_qt, f_ql, f_qi, f_theta_li, f_theta_rho, f_rh, f_tracer };
   static constexpr int nderived = f_tracer + K;
 
-  using Cons = Vec<nvar>;
+  /// The pointwise types of one point (S = Real) or of a pack of points (S = Pack<W>).
+  template <class S>
+  using ConsOf = Vec<nvar, S>;
+  template <class S>
+  using PrimOf = std::conditional_t<K == 0, BasicMoistPrim<S>, MoistTracerPrim<K, S>>;
+  template <class S>
+  using GradientsOf = TracerGradients<1 + K, S>;
+  using Cons = ConsOf<Real>;
   using Grad = Vec<ngrad>;
-  using Prim = std::conditional_t<K == 0, MoistPrim, MoistTracerPrim<K>>;
+  using Prim = PrimOf<Real>;
   using Aux = physics::Aux;
   /// The dry equation set with q_t as its first scalar: the same state layout, whose
   /// inviscid flux, split points and two-point flux are moist air's (the water is carried
   /// by the mass flux like a tracer). Split point c[0] is q_t, c[1 + k] tracer k.
   using Carrier = DryAir<1 + K>;
   using SplitPoint = typename Carrier::SplitPoint;
-  using Gradients = TracerGradients<1 + K>;
+  using Gradients = GradientsOf<Real>;
 
   GasParameters gas{};
   MoistThermodynamics thermo{};
@@ -102,7 +112,8 @@ struct MoistAir {
     return v;
   }
 
-  KOKKOS_INLINE_FUNCTION Real exner(Real p) const { return thermo.exner(p); }
+  template <class S>
+  KOKKOS_INLINE_FUNCTION S exner(const S& p) const { return thermo.exner(p); }
   /// Pi(p) from the Exner function exner_ref of the node's reference pressure p_ref
   /// (MoistThermodynamics::exner_near: the series where p is near p_ref).
   KOKKOS_INLINE_FUNCTION Real exner_near(Real p, Real p_ref, Real exner_ref) const {
@@ -129,10 +140,10 @@ struct MoistAir {
   static constexpr bool moist = true;
   KOKKOS_INLINE_FUNCTION static void thermo_values(const Prim& w, Real* out) { out[0] = w.T, out[1] = w.q_l, out[2] = w.q_i; }
   /// primitive(q, phi) given the thermo_values v of the same state: the same bits,
-  /// without the adjustment.
-  template <class Values>
-  KOKKOS_INLINE_FUNCTION Prim primitive_from(const Cons& q, Real, const Values& v) const {
-    return with_thermodynamics(velocity_and_water(q), v(0), v(1), v(2));
+  /// without the adjustment. Of a point, or of a pack of points whose v(k) are packs.
+  template <class S, class Values>
+  KOKKOS_INLINE_FUNCTION PrimOf<S> primitive_from(const ConsOf<S>& q, const nondeduced<S>&, const Values& v) const {
+    return with_thermodynamics(velocity_and_water(q), S(v(0)), S(v(1)), S(v(2)));
   }
 
  private:
@@ -145,10 +156,11 @@ struct MoistAir {
       for (int k = 0; k < K; ++k) c.c[1 + k] = w.c[k];
     return c;
   }
-  KOKKOS_INLINE_FUNCTION Prim velocity_and_water(const Cons& q) const {
-    Prim w;
+  template <class S>
+  KOKKOS_INLINE_FUNCTION PrimOf<S> velocity_and_water(const ConsOf<S>& q) const {
+    PrimOf<S> w;
     w.rho = q[i_rho];
-    const Real inv_rho = 1 / w.rho;
+    const S inv_rho = 1 / w.rho;
     w.u[0] = q[i_rhou] * inv_rho;
     w.u[1] = q[i_rhov] * inv_rho;
     w.u[2] = q[i_rhow] * inv_rho;
@@ -157,7 +169,8 @@ struct MoistAir {
       for (int k = 0; k < K; ++k) w.c[k] = q[i_tracer + k] * inv_rho;
     return w;
   }
-  KOKKOS_INLINE_FUNCTION Prim with_thermodynamics(Prim w, Real T, Real q_l, Real q_i) const {
+  template <class P, class S = scalar_of<P>>
+  KOKKOS_INLINE_FUNCTION P with_thermodynamics(P w, const S& T, const S& q_l, const S& q_i) const {
     w.T = T, w.q_l = q_l, w.q_i = q_i;
     w.p = w.rho * thermo.gas_constant(w.partition()) * T;
     return w;
@@ -259,40 +272,54 @@ struct MoistAir {
   /// of a stratocumulus deck, where q_t drops by several g/kg and theta_li jumps within
   /// one element), the saturated form reads the jump as an instability of saturated
   /// parcels, though the parcels that cross it leave or enter the cloud.
-  KOKKOS_INLINE_FUNCTION Real buoyancy_frequency_squared(const Prim& w, Real exner_p, const Gradients& g,
-                                                         Real gravity, bool unsaturated_form = false) const {
-    const Real theta = w.T / exner_p;
+  /// On packs (S = Pack<W>) `unsaturated_form` is a Mask of the lanes, and each lane
+  /// takes its form by a selection of both forms' values (the same bits as its branch).
+  template <class P, class S = scalar_of<P>, class Edge = bool>
+  KOKKOS_INLINE_FUNCTION S buoyancy_frequency_squared(const P& w, const nondeduced<S>& exner_p,
+                                                      const GradientsOf<S>& g, Real gravity,
+                                                      const Edge& unsaturated_form = false) const {
+    const S theta = w.T / exner_p;
     const Real ratio = thermo.water.R_v / gas.R_d;
-    const Real q_c = w.q_l + w.q_i;
-    const Real q_v = w.q_t - q_c;
-    const Real theta_rho = theta * (1 - w.q_t + ratio * q_v);
-    Real a, b;
-    if (q_c > 0 && !unsaturated_form) {
-      const Real L = (w.q_l * thermo.latent_heat_vapor(w.T) + w.q_i * thermo.latent_heat_sublim(w.T)) / q_c;
-      const Real L_0 = (w.q_l * thermo.water.LH_v0 + w.q_i * thermo.water.LH_s0) / q_c;
-      const Real gamma = q_v * L / (thermo.water.R_v * w.T * w.T);
+    const S q_c = w.q_l + w.q_i;
+    const S q_v = w.q_t - q_c;
+    const S theta_rho = theta * (1 - w.q_t + ratio * q_v);
+    const auto saturated_form = [&](S& a, S& b) {
+      const S L = (w.q_l * thermo.latent_heat_vapor(w.T) + w.q_i * thermo.latent_heat_sublim(w.T)) / q_c;
+      const S L_0 = (w.q_l * thermo.water.LH_v0 + w.q_i * thermo.water.LH_s0) / q_c;
+      const S gamma = q_v * L / (thermo.water.R_v * w.T * w.T);
       a = (1 - w.q_t + ratio * q_v + q_v * L / (gas.R_d * w.T)) / (1 + L_0 * gamma / gas.cp_d);
       b = a * L_0 / (gas.cp_d * exner_p) - theta;
+    };
+    S a = 1 + (ratio - 1) * w.q_t, b = (ratio - 1) * theta;
+    if constexpr (is_pack<S>::value) {
+      static_assert(!std::is_same_v<Edge, bool>, "a pack's cloud edges are a Mask");
+      S a_sat, b_sat;  // NaN in the lanes without condensate, which take the other form
+      saturated_form(a_sat, b_sat);
+      const auto saturated = (q_c > 0) & !unsaturated_form;
+      a = select(saturated, a_sat, a);
+      b = select(saturated, b_sat, b);
     } else {
-      a = 1 + (ratio - 1) * w.q_t;
-      b = (ratio - 1) * theta;
+      if (q_c > 0 && !unsaturated_form) saturated_form(a, b);
     }
     return gravity / theta_rho * (a * g.dtheta[2] + b * g.dc[0][2]);
   }
   /// h_v - h_d at T: the enthalpy diffusing water carries relative to dry air.
-  KOKKOS_INLINE_FUNCTION Real water_enthalpy_excess(Real T) const {
+  template <class S>
+  KOKKOS_INLINE_FUNCTION S water_enthalpy_excess(const S& T) const {
     const Real cv_v = thermo.water.cp_v - thermo.water.R_v;
     return (cv_v - gas.cv_d) * (T - thermo.water.T_0) + thermo.e_int_v0() + (thermo.water.R_v - gas.R_d) * T;
   }
   /// Viscous flux along d: the stress and its work, the heat flux of the mixture, the
   /// water flux rho kappa dq_t/dx_d with the enthalpy it carries, the tracers' rho D dc/dx_d.
-  KOKKOS_INLINE_FUNCTION Cons viscous_flux(const Prim& w, const Gradients& g, Real nu, Real kappa, Real D, int d,
-                                           bool theta_diffusion, Real exner_p) const {
-    Cons f;
+  template <class P, class S = scalar_of<P>>
+  KOKKOS_INLINE_FUNCTION ConsOf<S> viscous_flux(const P& w, const GradientsOf<S>& g, const nondeduced<S>& nu,
+                                                const nondeduced<S>& kappa, const nondeduced<S>& D, int d,
+                                                bool theta_diffusion, const nondeduced<S>& exner_p) const {
+    ConsOf<S> f;
     f[i_rho] = 0;
-    const Real work = DryAir<0>::stress_and_work(w, g, nu, d, &f[i_rhou]);
-    const Real heat_gradient = theta_diffusion ? exner_p * g.dtheta[d] : g.dT[d];
-    const Real water = w.rho * kappa * g.dc[0][d];
+    const S work = DryAir<0>::stress_and_work(w, g, nu, d, &f[i_rhou]);
+    const S heat_gradient = theta_diffusion ? exner_p * g.dtheta[d] : g.dT[d];
+    const S water = w.rho * kappa * g.dc[0][d];
     f[i_rhoe] = work + w.rho * thermo.cp(w.partition()) * kappa * heat_gradient + water_enthalpy_excess(w.T) * water;
     f[i_rhoqt] = water;
     if constexpr (K > 0)

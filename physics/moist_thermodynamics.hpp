@@ -40,11 +40,14 @@ struct WaterParameters {
   bool ice = false;         ///< condensate may freeze (liquid fraction below T_freeze)
 };
 
-/// A partition of the total water: specific humidities [kg kg^-1].
-struct PhasePartition {
-  Real tot = 0, liq = 0, ice = 0;
-  KOKKOS_INLINE_FUNCTION Real vap() const { return tot - liq - ice; }
+/// A partition of the total water: specific humidities [kg kg^-1]; of one point (S =
+/// Real) or of several elements' points side by side (S = Pack<W>, core/simd.hpp).
+template <class S = Real>
+struct BasicPhasePartition {
+  S tot = 0, liq = 0, ice = 0;
+  KOKKOS_INLINE_FUNCTION S vap() const { return tot - liq - ice; }
 };
+using PhasePartition = BasicPhasePartition<>;
 
 /// Temperature and water partition from saturation adjustment.
 struct Equilibrium {
@@ -69,14 +72,21 @@ struct MoistThermodynamics {
   /// (core/strict_math.hpp), so every backend stops at the same step.
   static constexpr Real adjustment_tolerance = 1e-7;
 
-  // Mixture properties.
-  KOKKOS_INLINE_FUNCTION Real gas_constant(const PhasePartition& q) const {
+  // Mixture properties, of a point or of a pack of points (the viscous kernels' packs;
+  // the PhasePartition forms take a braced partition too).
+  template <class S>
+  KOKKOS_INLINE_FUNCTION S gas_constant(const BasicPhasePartition<S>& q) const {
     return dry.R_d * (1 - q.tot) + water.R_v * q.vap();
   }
-  KOKKOS_INLINE_FUNCTION Real cv(const PhasePartition& q) const {
+  template <class S>
+  KOKKOS_INLINE_FUNCTION S cv(const BasicPhasePartition<S>& q) const {
     return dry.cv_d * (1 - q.tot) + (water.cp_v - water.R_v) * q.vap() + water.cp_l * q.liq + water.cp_i * q.ice;
   }
-  KOKKOS_INLINE_FUNCTION Real cp(const PhasePartition& q) const { return cv(q) + gas_constant(q); }
+  template <class S>
+  KOKKOS_INLINE_FUNCTION S cp(const BasicPhasePartition<S>& q) const { return cv(q) + gas_constant(q); }
+  KOKKOS_INLINE_FUNCTION Real gas_constant(const PhasePartition& q) const { return gas_constant<Real>(q); }
+  KOKKOS_INLINE_FUNCTION Real cv(const PhasePartition& q) const { return cv<Real>(q); }
+  KOKKOS_INLINE_FUNCTION Real cp(const PhasePartition& q) const { return cp<Real>(q); }
   /// e_v0 = L_v0 - R_v T_0: internal energy of vapour at T_0 above liquid's.
   KOKKOS_INLINE_FUNCTION Real e_int_v0() const { return water.LH_v0 - water.R_v * water.T_0; }
   /// e_i0 = L_f0 = L_s0 - L_v0: internal energy of liquid at T_0 above ice's.
@@ -91,10 +101,12 @@ struct MoistThermodynamics {
     return water.T_0 + (e_int - q.vap() * e_int_v0() + q.ice * e_int_i0()) / cv(q);
   }
   /// Latent heats at T [J kg^-1].
-  KOKKOS_INLINE_FUNCTION Real latent_heat_vapor(Real T) const {
+  template <class S>
+  KOKKOS_INLINE_FUNCTION S latent_heat_vapor(const S& T) const {
     return water.LH_v0 + (water.cp_v - water.cp_l) * (T - water.T_0);
   }
-  KOKKOS_INLINE_FUNCTION Real latent_heat_sublim(Real T) const {
+  template <class S>
+  KOKKOS_INLINE_FUNCTION S latent_heat_sublim(const S& T) const {
     return water.LH_s0 + (water.cp_v - water.cp_i) * (T - water.T_0);
   }
 
@@ -285,7 +297,8 @@ struct MoistThermodynamics {
 
   // Potential temperatures. Pi is the dry Exner function (p / p_0)^(R_d / c_pd), as in
   // Bryan & Fritsch (2002) and the intercomparisons' definitions.
-  KOKKOS_INLINE_FUNCTION Real exner(Real p) const { return math::pow(p / dry.p_0, dry.kappa_d); }
+  template <class S>
+  KOKKOS_INLINE_FUNCTION S exner(const S& p) const { return math::pow(p / dry.p_0, dry.kappa_d); }
   /// Pi(p) near a pressure p_ref whose Exner function exner_ref = Pi(p_ref) is known (a
   /// node's reference state): Pi(p) = Pi(p_ref) (1 + x)^kappa, x = (p - p_ref) / p_ref,
   /// by the binomial series to x^7 for |x| <= 2^-7 (the first term left out is below

@@ -370,10 +370,13 @@ struct NodeViscousFlux {
   }
   template <int W>
   typename PointTypes<Eq, Pack<W>>::Prim primitive_at(const Eq& local, const ElementPack<W>& r, int n) const {
-    static_assert(Eq::nthermo == 0, "packs of equation sets that keep per-node values are not formed");
     typename PointTypes<Eq, Pack<W>>::Cons s;
     for (int v = 0; v < Eq::nvar; ++v) s[v] = Pack<W>::gather([&](int l) { return q(r.e[l], v, n); });
-    return local.primitive(s, Pack<W>::gather([&](int l) { return aux(r.e[l], Eq::a_phi, n); }));
+    const Pack<W> phi = Pack<W>::gather([&](int l) { return aux(r.e[l], Eq::a_phi, n); });
+    if constexpr (Eq::nthermo > 0)  // as node_primitive: the pointwise pass's thermo_values
+      return local.primitive_from(s, phi, [&](int k) { return Pack<W>::gather([&](int l) { return th(r.e[l], k, n); }); });
+    else
+      return local.primitive(s, phi);
   }
   KOKKOS_FORCEINLINE_FUNCTION void note_max(const OneElement& r, Real largest) const {
     Kokkos::atomic_fetch_max(&element_max(r.e), largest);  // exact: any order
@@ -412,10 +415,13 @@ struct NodeViscousFlux {
     }
     return false;
   }
+  /// A pack's: moist air's lane by lane (a Mask), dry air's none.
   template <int W>
-  bool cloud_edge(const ElementPack<W>&, int, int) const {
-    static_assert(!Eq::moist, "packs of moist elements are not formed");
-    return false;
+  auto cloud_edge(const ElementPack<W>& r, int i, int j) const {
+    if constexpr (Eq::moist)
+      return Mask<W>::gather([&](int l) { return cloud_edge(OneElement{r.e[l]}, i, j); });
+    else
+      return false;
   }
   /// The subgrid (eddy and molecular) vertical fluxes at node (i, j, k) of element e in
   /// kinematic units, in the order of SubgridFlux: nu_t; -nu_total (du/dz + dw/dx) and
@@ -800,7 +806,7 @@ Real DgOperator<N, Eq>::lift_viscous_volume(const StateView& q, const StateView&
     return parallel_max_teams("dg::lift_viscous_volume_teams", static_cast<int>(list.extent(0)),
                               Team::scratch_bytes(), Team{kernel});
   }
-  if constexpr (host_backend && Eq::nthermo == 0 && !Eq::moist) {
+  if constexpr (host_backend) {
     if (element_packs_ && !curved_) {
       using Packs = ViscousPackKernel<N, Eq, ClosureModel, pack_width>;
       const int count = static_cast<int>(list.extent(0));
