@@ -114,8 +114,8 @@ struct OperatorOptions {
   bool split_form = true;   ///< Kennedy-Gruber flux differencing instead of the standard volume term
   KernelLayout kernel_layout = host_backend ? KernelLayout::elements : KernelLayout::nodes;
   /// Element layout on host backends: the viscous kernel takes pack_width elements at
-  /// once, one per vector lane (core/simd.hpp), on affine meshes and for equation sets
-  /// without per-node stored values (dry air); the same bits as one at a time.
+  /// once, one per vector lane (core/simd.hpp), on affine meshes (dry and moist air); the
+  /// same bits as one at a time.
   bool element_packs = true;
   Real viscosity = 0;       ///< kinematic viscosity nu [m^2 s^-1] (0: Euler, no viscous phases)
   Real prandtl = 0.71;      ///< nu / kappa
