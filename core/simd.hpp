@@ -28,8 +28,17 @@
 
 namespace squall {
 
-/// How many elements the host kernels take at once: 4 (an AVX2 register of doubles).
-inline constexpr int pack_width = 4;
+/// How many elements the host kernels take at once: 4 (an AVX2 register of doubles), or 8
+/// where the build targets AVX-512 (SQUALL_ARCH=native on such a CPU, or x86-64-v4);
+/// -DSQUALL_PACK_WIDTH=W chooses another power of two.
+#ifndef SQUALL_PACK_WIDTH
+#if defined(__AVX512F__)
+#define SQUALL_PACK_WIDTH 8
+#else
+#define SQUALL_PACK_WIDTH 4
+#endif
+#endif
+inline constexpr int pack_width = SQUALL_PACK_WIDTH;
 
 template <int W>
 struct Mask;
