@@ -28,15 +28,12 @@
 
 namespace squall {
 
-/// How many elements the host kernels take at once: 4 (an AVX2 register of doubles), or 8
-/// where the build targets AVX-512 (SQUALL_ARCH=native on such a CPU, or x86-64-v4);
-/// -DSQUALL_PACK_WIDTH=W chooses another power of two.
+/// How many elements the host kernels take at once: 4 (an AVX2 register of doubles).
+/// -DSQUALL_PACK_WIDTH=8 takes 8 (an AVX-512 register, with SQUALL_ARCH=native on such a
+/// CPU): the same bits, but no faster on an AMD EPYC of the Zen 4 kind, whose 512-bit
+/// operations take two 256-bit steps (docs/performance.md, sixteenth round).
 #ifndef SQUALL_PACK_WIDTH
-#if defined(__AVX512F__)
-#define SQUALL_PACK_WIDTH 8
-#else
 #define SQUALL_PACK_WIDTH 4
-#endif
 #endif
 inline constexpr int pack_width = SQUALL_PACK_WIDTH;
 
