@@ -66,6 +66,71 @@ struct ViscousTraces {
   KOKKOS_INLINE_FUNCTION Real operator()(int e, int lf, int v, int m) const;
 };
 
+/// The central viscous flux less one side's own: {F_v} - F_v,own.
+KOKKOS_INLINE_FUNCTION Real central_minus_own(Real own, Real other) { return 0.5 * (own + other) - own; }
+
+/// The surface lift: dq += sign (lifting factor) (F* - F) at the nodes of each element
+/// face, the lifting factor along d being (2/h_d) / w_0 on a brick and (1/J) / w_0 of the
+/// node on curved elements. A node on several faces (edges, corners) takes their terms in
+/// the order of the directions 0, 1, 2, whichever way the terms are visited: node by node
+/// (add_node, the thread per node of devices) or face by face (add_element, one element
+/// per thread on host backends, face nodes contiguous), so both give the same bits.
+/// add_element also folds in the interior faces' central viscous flux when `traces` (the
+/// element and team layouts' viscous flux traces) is given: F* - F less
+/// {F_v} - F_v,own of the element's own trace and its neighbour's, the value the pass over
+/// the interior faces would store into S first (the same bits), formed where it is read,
+/// which saves that pass. Faces without a neighbour on this rank (MPI faces, walls) have it
+/// in S already.
+template <int N, int NV>
+struct SurfaceLift {
+  using L = Layout<N>;
+  DeviceView<Real****> S;        ///< F* - F (element, face, v, face node)
+  DeviceView<Real****> traces;   ///< viscous flux traces (element, face, v - first_viscous, face node), or empty
+  DeviceView<int* [6]> neighbors;  ///< the neighbour across each face (-1: none on this rank)
+  DeviceView<Real*> two_over_hz;   ///< 2 / h_z of each element (brick)
+  DeviceView<Real**> inverse_jacobian;  ///< 1/J of each node (curved)
+  Real w0 = 1, l0 = 0, l1 = 0;  ///< w_0; (2/h_x) / w_0, (2/h_y) / w_0 (brick)
+  int first_viscous = NV;       ///< the first state variable with a viscous flux
+  bool curved = false;
+
+  /// The terms of node (i, j, k) of element e (without the viscous fold).
+  template <class DqView>
+  KOKKOS_INLINE_FUNCTION void add_node(int e, int i, int j, int k, const DqView& dq) const {
+    const int n = L::node(i, j, k);
+    const Real curved_lift = curved ? inverse_jacobian(e, n) / w0 : Real(0);
+    // The end node `index` along direction d with lifting factor `lift`, face node m.
+    const auto face = [&](int index, int d, Real lift, int m) {
+      if (index != 0 && index != N) return;
+      const int lf = 2 * d + (index == N ? 1 : 0);
+      const Real sign = index == N ? -1 : 1;
+      for (int v = 0; v < NV; ++v) dq(e, v, n) += sign * lift * S(e, lf, v, m);
+    };
+    face(i, 0, curved ? curved_lift : l0, j + L::n1 * k);
+    face(j, 1, curved ? curved_lift : l1, i + L::n1 * k);
+    face(k, 2, curved ? curved_lift : two_over_hz(e) / w0, i + L::n1 * j);
+  }
+  /// The terms of all nodes of element e, face by face.
+  template <class DqView>
+  KOKKOS_INLINE_FUNCTION void add_element(int e, const DqView& dq) const {
+    for (int lf = 0; lf < 6; ++lf) {
+      const int d = lf / 2;
+      const Real sign = lf % 2 ? -1 : 1;
+      const Real lift = d == 0 ? l0 : d == 1 ? l1 : two_over_hz(e) / w0;
+      const int other = traces.extent(0) > 0 ? neighbors(e, lf) : -1;
+      for (int v = 0; v < NV; ++v) {
+        const bool fold = other >= 0 && v >= first_viscous;
+        const int c = v - first_viscous;
+        for (int m = 0; m < L::face_nodes; ++m) {
+          const int n = L::volume_node_of(m, lf);
+          Real s = S(e, lf, v, m);
+          if (fold) s -= central_minus_own(traces(e, lf, c, m), traces(other, lf ^ 1, c, m));
+          dq(e, v, n) += sign * (curved ? inverse_jacobian(e, n) / w0 : lift) * s;
+        }
+      }
+    }
+  }
+};
+
 /// How the element-local kernels (split-form volume term, lifting with the viscous flux
 /// and its divergence) are laid out; the bits are the same either way (tested).
 /// elements: one element per thread, intermediate values of the element in local arrays
@@ -241,8 +306,14 @@ class DgOperator {
   template <class Condition>
   void boundary_faces(const StateView& q, int wall, const Condition& bc);
   void boundary_rates();
+  /// The surface lift's terms (SurfaceLift).
+  SurfaceLift<N, Eq::nvar> surface_lift_terms() const;
+  /// Whether the surface lift forms the interior faces' viscous flux correction itself
+  /// (SurfaceLift::add_element): on host backends with the element or team layouts.
+  bool lift_folds_viscous_faces() const {
+    return host_backend && viscous_ && kernel_layout_ != KernelLayout::nodes;
+  }
   void surface_lift(const StateView& dq);
-  void surface_lift_curved(const StateView& dq);
   void sources(Real t, const StateView& q, const StateView& dq);
   template <class Source>
   void forcing_sources(Real t, const StateView& q, const StateView& dq, const Source& first);

@@ -695,54 +695,35 @@ void DgOperator<N, Eq>::boundary_rates() {
 }
 
 template <int N, class Eq>
-void DgOperator<N, Eq>::surface_lift(const StateView& dq) {
-  ScopedTimer timer(timers_, "surface_lift");
-  if (curved_) {
-    surface_lift_curved(dq);
-    return;
+SurfaceLift<N, Eq::nvar> DgOperator<N, Eq>::surface_lift_terms() const {
+  SurfaceLift<N, nvar> lift;
+  lift.S = surface_;
+  if (lift_folds_viscous_faces()) {
+    lift.traces = vtrace_;
+    lift.neighbors = neighbors_;
+    lift.first_viscous = first_viscous;
   }
-  const auto S = surface_;
-  // (2/h_d) / w_0 per direction; w_0 = w_N for LGL.
-  const Real w0 = basis_.w[0];
-  const Real l0 = two_over_h_[0] / w0, l1 = two_over_h_[1] / w0;
-  const auto hz = two_over_hz_;
-  // Directions in order 0, 1, 2 at every node (edges and corners get several terms).
-  parallel_for_nodes<L::n1>("dg::surface_lift", elements_,
-                           KOKKOS_LAMBDA(const int e, const int i, const int j, const int k) {
-    const int n = L::node(i, j, k);
-    // The end node `index` along a direction with lifting factor `lift`, face node m.
-    const auto add = [&](int index, int d, Real lift, int m) {
-      if (index != 0 && index != N) return;
-      const int lf = 2 * d + (index == N ? 1 : 0);
-      const Real sign = index == N ? -1 : 1;
-      for (int v = 0; v < nvar; ++v) dq(e, v, n) += sign * lift * S(e, lf, v, m);
-    };
-    add(i, 0, l0, j + L::n1 * k);
-    add(j, 1, l1, i + L::n1 * k);
-    add(k, 2, hz(e) / w0, i + L::n1 * j);
-  });
+  lift.two_over_hz = two_over_hz_;
+  lift.inverse_jacobian = inverse_jacobian_;
+  lift.w0 = basis_.w[0];  // w_0 = w_N for LGL
+  lift.l0 = two_over_h_[0] / lift.w0;
+  lift.l1 = two_over_h_[1] / lift.w0;
+  lift.curved = curved_;
+  return lift;
 }
 
-/// Curved elements: the lifting factor of every node is (1/J) / w_0.
 template <int N, class Eq>
-void DgOperator<N, Eq>::surface_lift_curved(const StateView& dq) {
-  const auto S = surface_;
-  const Real w0 = basis_.w[0];
-  const auto inverse_jacobian = inverse_jacobian_;
-  parallel_for_nodes<L::n1>("dg::surface_lift_curved", elements_,
-                           KOKKOS_LAMBDA(const int e, const int i, const int j, const int k) {
-    const int n = L::node(i, j, k);
-    const Real lift = inverse_jacobian(e, n) / w0;
-    const auto add = [&](int index, int d, int m) {
-      if (index != 0 && index != N) return;
-      const int lf = 2 * d + (index == N ? 1 : 0);
-      const Real sign = index == N ? -1 : 1;
-      for (int v = 0; v < nvar; ++v) dq(e, v, n) += sign * lift * S(e, lf, v, m);
-    };
-    add(i, 0, j + L::n1 * k);
-    add(j, 1, i + L::n1 * k);
-    add(k, 2, i + L::n1 * j);
-  });
+void DgOperator<N, Eq>::surface_lift(const StateView& dq) {
+  ScopedTimer timer(timers_, "surface_lift");
+  const SurfaceLift<N, nvar> lift = surface_lift_terms();
+  if constexpr (host_backend) {
+    parallel_for("dg::surface_lift", elements_, KOKKOS_LAMBDA(const int e) { lift.add_element(e, dq); });
+  } else {
+    parallel_for_nodes<L::n1>("dg::surface_lift", elements_,
+                             KOKKOS_LAMBDA(const int e, const int i, const int j, const int k) {
+      lift.add_node(e, i, j, k, dq);
+    });
+  }
 }
 
 /// dq += S(q, aux, x, t) at every node, for the source types the options switched on

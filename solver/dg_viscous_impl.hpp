@@ -26,9 +26,6 @@ namespace squall::dg {
 /// (g_other - g_own) / 2. Every face kernel and the fused lifting use it.
 KOKKOS_INLINE_FUNCTION Real half_jump(Real own, Real other) { return 0.5 * (other - own); }
 
-/// The central viscous flux less one side's own: {F_v} - F_v,own.
-KOKKOS_INLINE_FUNCTION Real central_minus_own(Real own, Real other) { return 0.5 * (own + other) - own; }
-
 /// The viscous divergence at node (i, j, k) of component v: sum_d (2/h_d) D F_v,d along
 /// d, the directions in order 0, 1, 2 (fv(e, vflux_index(d, v), node): a View or a local
 /// accessor). The node layout's kernel and the element layout's whole-element method
@@ -857,7 +854,9 @@ void DgOperator<N, Eq>::viscous_fluxes_local(const StateView& q, const StateView
       }
     });
   }
-  // Faces: the surface term of the total flux F - F_v gets -(F_v* - F_v).
+  // Faces: the surface term of the total flux F - F_v gets -(F_v* - F_v) (or the surface
+  // lift forms it where it reads S: SurfaceLift::add_element).
+  if (lift_folds_viscous_faces()) return;
   parallel_for("dg::viscous_interior_faces", static_cast<int>(interior.extent(0)), L::face_nodes,
                KOKKOS_LAMBDA(const int f, const int m) {
                  const int em = interior(f, 0), ep = interior(f, 1), d = interior(f, 2);
