@@ -3,6 +3,7 @@
 #include <catch2/catch.hpp>
 #include <cmath>
 #include <cstring>
+#include <random>
 
 #include "cases/registry.hpp"
 #include "core/reproducible_sum.hpp"
@@ -352,20 +353,13 @@ TEST_CASE("tracers: a uniform mixing ratio stays uniform, tracer mass is conserv
 
 namespace {
 
-/// A reproducible pseudo-random number in [-1, 1) from an index (splitmix64).
-Real scrambled(std::uint64_t i) {
-  i += 0x9e3779b97f4a7c15ULL;
-  i = (i ^ (i >> 30)) * 0xbf58476d1ce4e5b9ULL;
-  i = (i ^ (i >> 27)) * 0x94d049bb133111ebULL;
-  i ^= i >> 31;
-  return static_cast<Real>(i >> 11) * (2.0 / 9007199254740992.0) - 1;
-}
-
+/// Values offset + [-1, 1) from a generator seeded with `seed`, into every entry of v.
 template <class View>
-void fill_scrambled(const View& v, std::uint64_t seed, Real offset = 0) {
+void fill_random(const View& v, unsigned seed, Real offset = 0) {
+  std::mt19937_64 random(seed);
+  std::uniform_real_distribution<Real> uniform(-1, 1);
   const auto h = Kokkos::create_mirror_view(v);
-  Real* data = h.data();
-  for (std::size_t i = 0; i < h.span(); ++i) data[i] = offset + scrambled(seed * 1000003 + i);
+  for (std::size_t i = 0; i < h.span(); ++i) h.data()[i] = offset + uniform(random);
   Kokkos::deep_copy(v, h);
 }
 
@@ -380,14 +374,14 @@ TEST_CASE("the surface lift: the same bits node by node and face by face, and wi
   lift.S = DeviceView<Real****>("S", elements, 6, nv, L::face_nodes);
   lift.two_over_hz = DeviceView<Real*>("two_over_hz", elements);
   lift.inverse_jacobian = DeviceView<Real**>("inverse_jacobian", elements, L::nodes);
-  fill_scrambled(lift.S, 1);
-  fill_scrambled(lift.two_over_hz, 2, 3);
-  fill_scrambled(lift.inverse_jacobian, 3, 3);
+  fill_random(lift.S, 1);
+  fill_random(lift.two_over_hz, 2, 3);
+  fill_random(lift.inverse_jacobian, 3, 3);
   lift.w0 = basis.w[0];
   lift.l0 = Real(0.004) / lift.w0;
   lift.l1 = Real(0.003) / lift.w0;
   DeviceView<Real****> traces("traces", elements, 6, nv - first_viscous, L::face_nodes);
-  fill_scrambled(traces, 4);
+  fill_random(traces, 4);
   DeviceView<int* [6]> neighbors("neighbors", elements);
   {
     // Element 0 and 1 neighbours along x (0's high face, 1's low face), 2 its own
@@ -399,7 +393,7 @@ TEST_CASE("the surface lift: the same bits node by node and face by face, and wi
     Kokkos::deep_copy(neighbors, h);
   }
   StateView start("dq", elements, nv, L::nodes);
-  fill_scrambled(start, 5);
+  fill_random(start, 5);
   const auto by_nodes = [&](const SurfaceLift<N, nv>& l) {
     StateView dq("dq_nodes", elements, nv, L::nodes);
     Kokkos::deep_copy(dq, start);
