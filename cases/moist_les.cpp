@@ -4,6 +4,8 @@
 #include <cstdio>
 #include <cstring>
 #include <limits>
+#include <map>
+#include <utility>
 
 #include "cases/sounding.hpp"
 #include "core/error.hpp"
@@ -17,6 +19,13 @@ namespace {
 using Moist = physics::MoistAir<0>;
 constexpr Real cloud_threshold = 1e-5;  ///< q_l of a cloudy point [kg/kg]
 
+/// The bits of a double (keys of exact lookups).
+std::uint64_t bits_of(Real x) {
+  std::uint64_t bits;
+  std::memcpy(&bits, &x, sizeof bits);
+  return bits;
+}
+
 /// A uniform number in [-1, 1) from the bits of a node's coordinates, a stream index
 /// and the seed (splitmix64 finaliser over each word).
 Real random_sign(const Real* x, int stream, std::uint64_t seed) {
@@ -26,11 +35,7 @@ Real random_sign(const Real* x, int stream, std::uint64_t seed) {
     return h ^ (h >> 31);
   };
   std::uint64_t h = mix(seed * 0x9e3779b97f4a7c15ULL + static_cast<std::uint64_t>(stream));
-  for (int d = 0; d < 3; ++d) {
-    std::uint64_t bits;
-    std::memcpy(&bits, &x[d], sizeof bits);
-    h = mix(h ^ bits);
-  }
+  for (int d = 0; d < 3; ++d) h = mix(h ^ bits_of(x[d]));
   return static_cast<Real>(h >> 11) * (2.0 / 9007199254740992.0) - 1;  // 53 bits
 }
 
@@ -77,6 +82,7 @@ void MoistLes::initialize(const dg::CoordView& x, const dg::StateView& q, const 
   auto ah = Kokkos::create_mirror_view(aux);
   int n1 = 1;  // nodes per direction
   while (static_cast<size_t>(n1 * n1 * n1) < q.extent(2)) ++n1;
+  std::map<std::pair<std::uint64_t, std::uint64_t>, Moist::Cons> backgrounds;
   for (size_t e = 0; e < q.extent(0); ++e)
     for (size_t n = 0; n < q.extent(2); ++n) {
       const Real position[3] = {xh(e, 0, n), xh(e, 1, n), xh(e, 2, n)};
@@ -92,7 +98,12 @@ void MoistLes::initialize(const dg::CoordView& x, const dg::StateView& q, const 
         const Real T = temperature(th, qt, p);
         return eq.conservative(density(T, qt, p), u, v, 0, T, phi, qt);
       };
-      const Moist::Cons background = state(theta_l, q_t);
+      // The background depends on the node's height alone (z, and zp at a jump): form it
+      // once per height, the same bits at every node of a level.
+      const std::pair<std::uint64_t, std::uint64_t> level{bits_of(position[2]), bits_of(zp)};
+      auto found = backgrounds.find(level);
+      if (found == backgrounds.end()) found = backgrounds.emplace(level, state(theta_l, q_t)).first;
+      const Moist::Cons background = found->second;
       Moist::Cons s = background;
       if (z < m.perturbation_top) {
         theta_l += theta_amplitude_ * random_sign(position, 0, seed_);
