@@ -193,6 +193,13 @@ inline Mask<W> operator!(const Mask<W>& a) {
   return r;
 #endif
 }
+/// Whether any lane is set.
+template <int W>
+inline bool any(const Mask<W>& a) {
+  bool set = false;
+  for (int l = 0; l < W; ++l) set = set || a[l];
+  return set;
+}
 /// a's lanes where the mask is set, b's elsewhere.
 template <int W>
 inline Pack<W> select(const Mask<W>& mask, const Pack<W>& a, const Pack<W>& b) {
@@ -231,6 +238,39 @@ template <int W>
 inline Pack<W> pow(const Pack<W>& x, Real y) {
   return Pack<W>::gather([&](int l) { return math::pow(x[l], y); });
 }
+
+namespace strict {
+
+/// log_bounded (core/strict_math.hpp) lane by lane, with the same bits: each lane's
+/// exponent and mantissa split as the scalar form makes it, the division and the series
+/// in the lanes (the same operations in the same order), NaN where the scalar form
+/// returns it.
+template <int W>
+inline Pack<W> log_bounded(const Pack<W>& x) {
+  Real exponent[W], mantissa[W];
+  bool valid[W];
+  for (int l = 0; l < W; ++l) {
+    const double xl = x[l];
+    valid[l] = xl >= 2.2250738585072014e-308 && xl < detail::inf();
+    const std::uint64_t u = detail::bits(valid[l] ? xl : 1.0);
+    int e = static_cast<int>(u >> 52) - 1023;
+    double m = detail::from_bits((u & 0x000FFFFFFFFFFFFFull) | 0x3FF0000000000000ull);  // [1, 2)
+    if (m > 1.4142135623730951) {
+      m *= 0.5;
+      e += 1;
+    }
+    exponent[l] = static_cast<double>(e), mantissa[l] = m;
+  }
+  const Pack<W> m = Pack<W>::gather([&](int l) { return mantissa[l]; });
+  const Pack<W> e = Pack<W>::gather([&](int l) { return exponent[l]; });
+  const Pack<W> s = (m - 1.0) / (m + 1.0), z = s * s;
+  const Pack<W> series = 1.0 + z * ((1.0 / 3.0) + z * ((1.0 / 5.0) + z * ((1.0 / 7.0) + z * (1.0 / 9.0))));
+  const Pack<W> r = e * 0x1.62e42fefa39efp-1 + 2.0 * s * series;
+  const Mask<W> ok = Mask<W>::gather([&](int l) { return valid[l]; });
+  return select(ok, r, Pack<W>(detail::from_bits(0x7FF8000000000000ull)));
+}
+
+}  // namespace strict
 
 }  // namespace math
 

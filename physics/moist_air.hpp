@@ -119,6 +119,10 @@ struct MoistAir {
   KOKKOS_INLINE_FUNCTION Real exner_near(Real p, Real p_ref, Real exner_ref) const {
     return thermo.exner_near(p, p_ref, exner_ref);
   }
+  template <int W>
+  Pack<W> exner_near(const Pack<W>& p, const Pack<W>& p_ref, const Pack<W>& exner_ref) const {
+    return thermo.exner_near(p, p_ref, exner_ref);
+  }
   KOKKOS_INLINE_FUNCTION Real sound_speed(Real T, const PhasePartition& q) const {
     return math::sqrt(thermo.cp(q) / thermo.cv(q) * thermo.gas_constant(q) * T);
   }
@@ -130,6 +134,35 @@ struct MoistAir {
     const Real kinetic = 0.5 * (w.u[0] * w.u[0] + w.u[1] * w.u[1] + w.u[2] * w.u[2]);
     const Equilibrium eq = thermo.saturation_adjustment(w.rho, q[i_rhoe] / w.rho - kinetic - phi, w.q_t);
     return with_thermodynamics(w, eq.T, eq.q.liq, eq.q.ice);
+  }
+  /// primitive(q, phi) of the W points of a pack (host kernels): the velocities, the
+  /// all-vapour temperature T_1 and the test for air that is certainly unsaturated in
+  /// the lanes, then point by point T_1 where the test says so, the saturation
+  /// adjustment from T_1 elsewhere (MoistThermodynamics::adjust_from). Each lane's
+  /// operations are primitive's, so w[l] holds its bits.
+  template <int W>
+  void primitives(const ConsOf<Pack<W>>& q, const Pack<W>& phi, Prim* w) const {
+    using P = Pack<W>;
+    PrimOf<P> v = velocity_and_water(q);
+    const P kinetic = 0.5 * (v.u[0] * v.u[0] + v.u[1] * v.u[1] + v.u[2] * v.u[2]);
+    const P e_int = q[i_rhoe] / v.rho - kinetic - phi;
+    BasicPhasePartition<P> vapour;
+    vapour.tot = v.q_t;
+    const P T1 = thermo.temperature(e_int, vapour);
+    const Mask<W> unsaturated = thermo.certainly_unsaturated(T1, v.rho, v.q_t);
+    v = with_thermodynamics(v, T1, P(0), P(0));
+    for (int l = 0; l < W; ++l) {
+      Prim& p = w[l];
+      p.rho = v.rho[l], p.u[0] = v.u[0][l], p.u[1] = v.u[1][l], p.u[2] = v.u[2][l], p.q_t = v.q_t[l];
+      if constexpr (K > 0)
+        for (int k = 0; k < K; ++k) p.c[k] = v.c[k][l];
+      if (unsaturated[l]) {
+        p.T = T1[l], p.q_l = 0, p.q_i = 0, p.p = v.p[l];
+      } else {
+        const Equilibrium eq = thermo.adjust_from(p.rho, e_int[l], p.q_t, T1[l]);
+        p = with_thermodynamics(p, eq.T, eq.q.liq, eq.q.ice);
+      }
+    }
   }
   /// What the saturation adjustment found at a node, kept by the operator's pointwise
   /// pass so that the other phases of the same stage (faces, viscous fluxes) need not
@@ -293,11 +326,14 @@ struct MoistAir {
     S a = 1 + (ratio - 1) * w.q_t, b = (ratio - 1) * theta;
     if constexpr (is_pack<S>::value) {
       static_assert(!std::is_same_v<Edge, bool>, "a pack's cloud edges are a Mask");
-      S a_sat, b_sat;  // NaN in the lanes without condensate, which take the other form
-      saturated_form(a_sat, b_sat);
+      // The saturated form only where a lane takes it (most packs are clear air).
       const auto saturated = (q_c > 0) & !unsaturated_form;
-      a = select(saturated, a_sat, a);
-      b = select(saturated, b_sat, b);
+      if (any(saturated)) {
+        S a_sat, b_sat;  // NaN in the lanes without condensate, which take the other form
+        saturated_form(a_sat, b_sat);
+        a = select(saturated, a_sat, a);
+        b = select(saturated, b_sat, b);
+      }
     } else {
       if (q_c > 0 && !unsaturated_form) saturated_form(a, b);
     }

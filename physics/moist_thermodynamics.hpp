@@ -96,9 +96,13 @@ struct MoistThermodynamics {
   KOKKOS_INLINE_FUNCTION Real internal_energy(Real T, const PhasePartition& q) const {
     return cv(q) * (T - water.T_0) + q.vap() * e_int_v0() - q.ice * e_int_i0();
   }
-  /// T from e_int at a given partition (no phase change).
-  KOKKOS_INLINE_FUNCTION Real temperature(Real e_int, const PhasePartition& q) const {
+  /// T from e_int at a given partition (no phase change); of a point or of a pack.
+  template <class S>
+  KOKKOS_INLINE_FUNCTION S temperature(const S& e_int, const BasicPhasePartition<S>& q) const {
     return water.T_0 + (e_int - q.vap() * e_int_v0() + q.ice * e_int_i0()) / cv(q);
+  }
+  KOKKOS_INLINE_FUNCTION Real temperature(Real e_int, const PhasePartition& q) const {
+    return temperature<Real>(e_int, q);
   }
   /// Latent heats at T [J kg^-1].
   template <class S>
@@ -116,15 +120,22 @@ struct MoistThermodynamics {
     if (T <= water.T_icenuc) return 0;
     return (T - water.T_icenuc) / (water.T_freeze - water.T_icenuc);
   }
+  /// Of a pack: each lane's.
+  template <int W>
+  Pack<W> liquid_fraction(const Pack<W>& T) const {
+    return Pack<W>::gather([&](int l) { return liquid_fraction(T[l]); });
+  }
   KOKKOS_INLINE_FUNCTION Real liquid_fraction_slope(Real T) const {
     return water.ice && T > water.T_icenuc && T < water.T_freeze ? 1 / (water.T_freeze - water.T_icenuc) : Real(0);
   }
 
   /// Latent heat L_0 at T_0 and dc_p of a surface of liquid fraction lambda.
-  KOKKOS_INLINE_FUNCTION Real weighted_latent_heat(Real lambda) const {
+  template <class S>
+  KOKKOS_INLINE_FUNCTION S weighted_latent_heat(const S& lambda) const {
     return lambda * water.LH_v0 + (1 - lambda) * water.LH_s0;
   }
-  KOKKOS_INLINE_FUNCTION Real weighted_delta_cp(Real lambda) const {
+  template <class S>
+  KOKKOS_INLINE_FUNCTION S weighted_delta_cp(const S& lambda) const {
     return lambda * (water.cp_v - water.cp_l) + (1 - lambda) * (water.cp_v - water.cp_i);
   }
   /// Saturation vapour pressure p_v*(T) [Pa] over a surface of liquid fraction lambda
@@ -151,8 +162,9 @@ struct MoistThermodynamics {
   /// ln(p_v*(T) / p_tr) over a surface of liquid fraction lambda, from
   /// math::strict::log_bounded: within 7.2e-10 + 2.3e-16 |ln(T / T_tr)| of ln(T / T_tr)
   /// times |dc_p / R_v| < 6, so within 5e-9 of the exact value for physical T.
-  KOKKOS_INLINE_FUNCTION Real log_vapor_pressure_ratio_bounded(Real T, Real lambda) const {
-    const Real L0 = weighted_latent_heat(lambda), dcp = weighted_delta_cp(lambda);
+  template <class S>
+  KOKKOS_INLINE_FUNCTION S log_vapor_pressure_ratio_bounded(const S& T, const S& lambda) const {
+    const S L0 = weighted_latent_heat(lambda), dcp = weighted_delta_cp(lambda);
     return dcp / water.R_v * math::strict::log_bounded(T / water.T_triple) +
            (L0 - dcp * water.T_0) / water.R_v * (1 / water.T_triple - 1 / T);
   }
@@ -161,7 +173,9 @@ struct MoistThermodynamics {
   /// both logarithms from math::strict::log_bounded (error below 7.2e-10 + 2.3e-16 |ln|
   /// each, so below 5e-9 on the difference for |dc_p / R_v| < 6). NaN where q_t, rho or
   /// T is not positive (or q_t rho R_v T / p_tr not a normal double).
-  KOKKOS_INLINE_FUNCTION Real log_saturation_ratio_bounded(Real T, Real rho, Real q_t) const {
+  /// Of a point or of a pack (math::strict::log_bounded lane by lane: the same bits).
+  template <class S>
+  KOKKOS_INLINE_FUNCTION S log_saturation_ratio_bounded(const S& T, const S& rho, const S& q_t) const {
     return math::strict::log_bounded(q_t * rho * water.R_v * T / water.p_triple) -
            log_vapor_pressure_ratio_bounded(T, liquid_fraction(T));
   }
@@ -188,6 +202,13 @@ struct MoistThermodynamics {
   /// a true answer implies q_t > q_vap_saturation(T, rho).
   KOKKOS_INLINE_FUNCTION bool certainly_saturated(Real T, Real rho, Real q_t) const {
     return log_saturation_ratio_bounded(T, rho, q_t) > unsaturated_margin;
+  }
+  /// certainly_unsaturated of each lane of a pack (host packs), with the bounded
+  /// logarithms in the lanes: the scalar answers.
+  template <int W>
+  Mask<W> certainly_unsaturated(const Pack<W>& T, const Pack<W>& rho, const Pack<W>& q_t) const {
+    const Mask<W> below = log_saturation_ratio_bounded(T, rho, q_t) < -unsaturated_margin;
+    return Mask<W>::gather([&](int l) { return q_t[l] > 0 ? below[l] : q_t[l] <= 0 && T[l] > 0 && rho[l] > 0; });
   }
 
   /// The partition in equilibrium at T and rho: vapour up to saturation, the rest
@@ -317,6 +338,22 @@ struct MoistThermodynamics {
     t = 1 + (k - 1) * x * 0.5 * t;
     t = 1 + k * x * t;
     return exner_ref * t;
+  }
+  /// Of a pack (host packs): the series in the lanes, exner(p) in a lane farther from its
+  /// p_ref; each lane's bits are the scalar form's.
+  template <int W>
+  Pack<W> exner_near(const Pack<W>& p, const Pack<W>& p_ref, const Pack<W>& exner_ref) const {
+    const Pack<W> x = (p - p_ref) / p_ref;
+    const Real k = dry.kappa_d;
+    Pack<W> t = 1 + (k - 6) * x * (1.0 / 7.0);
+    t = 1 + (k - 5) * x * (1.0 / 6.0) * t;
+    t = 1 + (k - 4) * x * (1.0 / 5.0) * t;
+    t = 1 + (k - 3) * x * (1.0 / 4.0) * t;
+    t = 1 + (k - 2) * x * (1.0 / 3.0) * t;
+    t = 1 + (k - 1) * x * 0.5 * t;
+    t = 1 + k * x * t;
+    t = exner_ref * t;
+    return Pack<W>::gather([&](int l) { return math::abs(x[l]) <= 0.0078125 ? t[l] : exner(p[l]); });
   }
   /// Liquid-ice potential temperature, theta_li = (T / Pi) (1 - (L_v0 q_l + L_s0 q_i) / (c_pd T))
   /// (the linearised form of Betts 1973 that BOMEX and DYCOMS specify their soundings in).

@@ -1,6 +1,8 @@
 #pragma once
 // Implementation of DgOperator<N, Eq> (included from dg_operator.hpp).
 #include <algorithm>
+#include <type_traits>
+#include <utility>
 #include <vector>
 
 #include "core/error.hpp"
@@ -77,6 +79,16 @@ KOKKOS_INLINE_FUNCTION Real gradient_exner(const Eq& eq, const DeviceView<Real**
   return pi_ref.extent(0) > 0 ? eq.exner_near(p, p_ref, pi_ref(e, n)) : eq.exner(p);
 }
 
+/// The gradient variables of node n of element e into g, and Pi(p) = exner_p into pi.
+template <class Eq>
+KOKKOS_INLINE_FUNCTION void store_gradient_variables_at(const Eq& eq, const DeviceView<Real***>& g,
+                                                        const DeviceView<Real**>& pi, int e, int n,
+                                                        const typename Eq::Prim& w, bool theta, Real exner_p) {
+  const typename Eq::Grad v = eq.gradient_variables(w, theta, exner_p);
+  for (int k = 0; k < Eq::ngrad; ++k) g(e, k, n) = v[k];
+  if (pi.extent(0) > 0) pi(e, n) = exner_p;
+}
+
 /// The variables whose gradients BR1 lifts, of node n of element e, into g (when the
 /// viscous phases need them: g is empty otherwise), and with theta the Exner function
 /// Pi(p) (gradient_exner) into pi, which the viscous flux reads instead of evaluating it
@@ -87,10 +99,7 @@ KOKKOS_INLINE_FUNCTION void store_gradient_variables(const Eq& eq, const DeviceV
                                                      int e, int n, const typename Eq::Prim& w, Real p_ref,
                                                      bool theta) {
   if (g.extent(0) == 0) return;
-  const Real exner_p = gradient_exner(eq, pi_ref, e, n, w.p, p_ref, theta);
-  const typename Eq::Grad v = eq.gradient_variables(w, theta, exner_p);
-  for (int k = 0; k < Eq::ngrad; ++k) g(e, k, n) = v[k];
-  if (pi.extent(0) > 0) pi(e, n) = exner_p;
+  store_gradient_variables_at(eq, g, pi, e, n, w, theta, gradient_exner(eq, pi_ref, e, n, w.p, p_ref, theta));
 }
 
 /// What every volume kernel forms first at a node: its state, aux values and primitive
@@ -101,6 +110,70 @@ struct NodePoint {
   physics::Aux a;
   typename Eq::Prim w;
 };
+/// The pointwise pass of a node whose primitive variables w and gradient_exner are
+/// formed already (the same bits as eq.primitive of its state and gradient_exner:
+/// primitives_in_packs).
+template <class Eq>
+KOKKOS_FORCEINLINE_FUNCTION NodePoint<Eq> pointwise_pass_with(const Eq& eq, const StateView& q, const AuxView& aux,
+                                                         const DeviceView<Real**>& pi,
+                                                         const DeviceView<Real***>& g, const DeviceView<Real***>& th,
+                                                         int e, int n, bool theta, const typename Eq::Prim& w,
+                                                         Real exner_p) {
+  NodePoint<Eq> p;
+  p.q = load<Eq>(q, e, n);
+  p.a = load_aux(aux, e, n);
+  p.w = w;
+  if (g.extent(0) > 0) store_gradient_variables_at(eq, g, pi, e, n, p.w, theta, exner_p);
+  if constexpr (Eq::nthermo > 0) {
+    Real values[Eq::nthermo];
+    Eq::thermo_values(p.w, values);
+    for (int k = 0; k < Eq::nthermo; ++k) th(e, k, n) = values[k];
+  } else {
+    (void)th;
+  }
+  return p;
+}
+
+/// Whether an equation set forms the primitive variables of a pack of points at once
+/// (Eq::primitives: moist air, whose saturation test is worth doing in the lanes).
+template <class Eq, class = void>
+struct has_pack_primitives : std::false_type {};
+template <class Eq>
+struct has_pack_primitives<Eq, std::void_t<decltype(std::declval<const Eq&>().primitives(
+                                   std::declval<const typename Eq::template ConsOf<Pack<pack_width>>&>(),
+                                   std::declval<const Pack<pack_width>&>(), std::declval<typename Eq::Prim*>()))>>
+    : std::true_type {};
+
+/// eq.primitive of every node of element e into w, and gradient_exner into exner,
+/// pack_width nodes at a time (host backends; the last nodes one by one): the same bits,
+/// node by node.
+template <int Nodes, class Eq>
+void primitives_in_packs(const Eq& eq, const StateView& q, const AuxView& aux, const DeviceView<Real**>& pi_ref,
+                         bool theta, int e, typename Eq::Prim* w, Real* exner) {
+  constexpr int W = pack_width;
+  using P = Pack<W>;
+  const bool near = theta && pi_ref.extent(0) > 0;  // gradient_exner's series
+  int n = 0;
+  for (; n + W <= Nodes; n += W) {
+    typename Eq::template ConsOf<P> c;
+    for (int v = 0; v < Eq::nvar; ++v) c[v] = P::gather([&](int l) { return q(e, v, n + l); });
+    eq.primitives(c, P::gather([&](int l) { return aux(e, Eq::a_phi, n + l); }), w + n);
+    if (near) {
+      const P pe = eq.exner_near(P::gather([&](int l) { return w[n + l].p; }),
+                                 P::gather([&](int l) { return aux(e, Eq::a_p_ref, n + l); }),
+                                 P::gather([&](int l) { return pi_ref(e, n + l); }));
+      for (int l = 0; l < W; ++l) exner[n + l] = pe[l];
+    } else {
+      for (int l = 0; l < W; ++l)
+        exner[n + l] = gradient_exner(eq, pi_ref, e, n + l, w[n + l].p, aux(e, Eq::a_p_ref, n + l), theta);
+    }
+  }
+  for (; n < Nodes; ++n) {
+    w[n] = eq.primitive(load<Eq>(q, e, n), aux(e, Eq::a_phi, n));
+    exner[n] = gradient_exner(eq, pi_ref, e, n, w[n].p, aux(e, Eq::a_p_ref, n), theta);
+  }
+}
+
 template <class Eq>
 KOKKOS_FORCEINLINE_FUNCTION NodePoint<Eq> pointwise_pass(const Eq& eq, const StateView& q, const AuxView& aux,
                                                     const DeviceView<Real**>& pi, const DeviceView<Real**>& pi_ref,

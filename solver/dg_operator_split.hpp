@@ -145,8 +145,17 @@ void DgOperator<N, Eq>::volume_integral_split_lines(const StateView& q, const St
     LineMajor<N, ns> pz, py, px;
     // With gravity: rho - rho_ref and phi of every node (0, 1) in the same three orders.
     LineMajor<N, 2> gz, gy, gx;
+    // Moist air on host backends: the primitive variables of the nodes in packs first.
+    constexpr bool packed = host_backend && has_pack_primitives<Eq>::value;
+    typename Eq::Prim prims[packed ? L::nodes : 1];
+    Real exners[packed ? L::nodes : 1];
+    if constexpr (packed) primitives_in_packs<L::nodes>(eq, q, aux, pi_ref, theta, e, prims, exners);
     for (int n = 0; n < L::nodes; ++n) {
-      const NodePoint<Eq> p = pointwise_pass(eq, q, aux, pi, pi_ref, g, th, e, n, theta);
+      NodePoint<Eq> p;
+      if constexpr (packed)
+        p = pointwise_pass_with(eq, q, aux, pi, g, th, e, n, theta, prims[n], exners[n]);
+      else
+        p = pointwise_pass(eq, q, aux, pi, pi_ref, g, th, e, n, theta);
       Real values[ns];
       const typename Eq::SplitPoint sp = eq.split_point(p.q, p.w, p.a.p_ref);
       Eq::split_values(sp, values);

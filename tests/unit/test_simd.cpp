@@ -5,6 +5,7 @@
 // variables from the stored thermodynamic values, its saturated and unsaturated N^2 with
 // the cloud-edge lanes, and its viscous flux).
 #include <catch2/catch.hpp>
+#include <algorithm>
 #include <cmath>
 #include <cstring>
 #include <limits>
@@ -208,4 +209,109 @@ TEST_CASE("packs: moist air, lane by lane as the scalar code", "[simd]") {
   }
   // The cloudy lanes' N^2 depends on the edge: both forms were taken and told apart.
   CHECK(edge_differs == 2 * W / points);
+}
+
+TEST_CASE("packs: the bounded logarithm and moist air's primitive variables with the saturation adjustment",
+          "[simd]") {
+  // log_bounded lane by lane: ordinary values on both sides of the mantissa split, and
+  // the values the scalar form returns NaN for.
+  const double inf = std::numeric_limits<double>::infinity(), nan = std::numeric_limits<double>::quiet_NaN();
+  const double values[] = {1.0, 1.4142135623730951, 1.4142135623730954, 0.7, 3e-5, 2.2250738585072014e-308,
+                           1e300, 288.15 / 273.16, 0.0, -1.0, 1e-310, inf, nan, -0.0, 0.5, 1e-7};
+  constexpr int count = sizeof values / sizeof values[0];
+  for (int first = 0; first < count; first += W) {
+    const P x = P::gather([&](int l) { return values[(first + l) % count]; });
+    const P y = math::strict::log_bounded(x);
+    for (int l = 0; l < W; ++l) {
+      INFO("x = " << x[l]);
+      CHECK(same_bits(y[l], math::strict::log_bounded(x[l])));
+    }
+  }
+  // primitives: clear air far from and near saturation, cloudy air, air that is neither
+  // clearly one nor the other, no water, negative water, and the same with ice (the
+  // freezing range), against eq.primitive point by point.
+  for (const bool ice : {false, true}) {
+    INFO("ice " << ice);
+    WaterParameters water;
+    water.ice = ice;
+    using Eq = MoistAir<1>;
+    const Eq eq = Eq::make(GasParameters{}, water);
+    const double rho[] = {1.15, 1.1, 1.1, 1.0, 0.9, 0.7, 1.2, 0.6};
+    const double T[] = {299, 285, 285.5, 290, 300, 255, 295, 250};
+    const double q_t[] = {0.016, 0.02, 0.0101, 0.004, 0.0, 0.003, -1e-5, 0.0008};
+    constexpr int n = sizeof rho / sizeof rho[0];
+    Eq::Cons q[n];
+    double phi[n];
+    int saturated = 0, clear = 0;
+    for (int i = 0; i < n; ++i) {
+      phi[i] = 9.81 * 300 * i;
+      q[i] = eq.conservative(rho[i], 2.0 - i, 0.5 * i, 0.1, T[i], phi[i], std::max(q_t[i], 0.0));
+      q[i][Eq::i_rhoqt] = rho[i] * q_t[i];
+      q[i][Eq::i_tracer] = 1e-3 * rho[i] * i;
+      // The third point: saturated by a hair less than the bounded test's margin.
+      if (i == 2) {
+        const double T1 = eq.primitive(q[i], phi[i]).T;
+        const double qs = eq.thermo.q_vap_saturation(T1, rho[i]);
+        q[i][Eq::i_rhoqt] = rho[i] * qs * (1 - 2e-8);
+      }
+      const Eq::Prim w = eq.primitive(q[i], phi[i]);
+      if (w.q_l + w.q_i > 0) ++saturated;
+      if (w.q_l + w.q_i == 0) ++clear;
+    }
+    CHECK(saturated >= 1);
+    CHECK(clear >= 4);
+    for (int first = 0; first < n; first += W) {
+      Eq::ConsOf<P> qp;
+      for (int v = 0; v < Eq::nvar; ++v) qp[v] = P::gather([&](int l) { return q[(first + l) % n][v]; });
+      Eq::Prim w[W];
+      eq.primitives(qp, P::gather([&](int l) { return phi[(first + l) % n]; }), w);
+      for (int l = 0; l < W; ++l) {
+        const int i = (first + l) % n;
+        INFO("point " << i);
+        const Eq::Prim s = eq.primitive(q[i], phi[i]);
+        CHECK(same_bits(w[l].rho, s.rho));
+        for (int d = 0; d < 3; ++d) CHECK(same_bits(w[l].u[d], s.u[d]));
+        CHECK(same_bits(w[l].T, s.T));
+        CHECK(same_bits(w[l].p, s.p));
+        CHECK(same_bits(w[l].q_t, s.q_t));
+        CHECK(same_bits(w[l].q_l, s.q_l));
+        CHECK(same_bits(w[l].q_i, s.q_i));
+        CHECK(same_bits(w[l].c[0], s.c[0]));
+      }
+    }
+    // Pi(p) near the reference pressure: in the series' range and beyond it.
+    const double p[] = {95000, 95000 * (1 + 0.0078), 95000 * (1 - 0.0078125), 95000 * 1.01, 80000, 95000 * (1 + 1e-9)};
+    constexpr int np = sizeof p / sizeof p[0];
+    for (int first = 0; first < np; first += W) {
+      const P pp = P::gather([&](int l) { return p[(first + l) % np]; });
+      const P pe = eq.exner_near(pp, P(95000.0), P(eq.exner(95000.0)));
+      for (int l = 0; l < W; ++l) CHECK(same_bits(pe[l], eq.exner_near(pp[l], 95000.0, eq.exner(95000.0))));
+    }
+    // N^2 of a pack of clear air only (the saturated form is not formed).
+    Eq::ConsOf<P> qp;
+    const int clear_points[] = {0, 3, 4, 6};
+    for (int v = 0; v < Eq::nvar; ++v) qp[v] = P::gather([&](int l) { return q[clear_points[l % 4]][v]; });
+    Eq::Prim w[W];
+    eq.primitives(qp, P::gather([&](int l) { return phi[clear_points[l % 4]]; }), w);
+    Eq::GradientsOf<P> gp{};
+    for (int i = 0; i < 3; ++i) {
+      gp.dtheta[i] = P::gather([&](int l) { return 0.003 * (l + 1) * (i == 2); });
+      gp.dc[0][i] = P::gather([&](int l) { return -2e-6 * (l + 1) * (i == 2); });
+    }
+    const auto wp = eq.primitive_from(qp, P(0.0), [&](int k) {
+      return P::gather([&](int l) {
+        double t[Eq::nthermo];
+        Eq::thermo_values(w[l], t);
+        return t[k];
+      });
+    });
+    const P pi = P::gather([&](int l) { return eq.exner(w[l].p); });
+    const P n2 = eq.buoyancy_frequency_squared(wp, pi, gp, grav, Mask<W>::gather([](int) { return false; }));
+    for (int l = 0; l < W; ++l) {
+      REQUIRE(w[l].q_l + w[l].q_i == 0.0);
+      Eq::Gradients g{};
+      for (int i = 0; i < 3; ++i) g.dtheta[i] = gp.dtheta[i][l], g.dc[0][i] = gp.dc[0][i][l];
+      CHECK(same_bits(n2[l], eq.buoyancy_frequency_squared(w[l], pi[l], g, grav, false)));
+    }
+  }
 }
