@@ -328,9 +328,22 @@ struct MoistThermodynamics {
   KOKKOS_INLINE_FUNCTION Real exner_near(Real p, Real p_ref, Real exner_ref) const {
     const Real x = (p - p_ref) / p_ref;
     if (!(math::abs(x) <= 0.0078125)) return exner(p);
-    // 1 + k x (1 + (k - 1) x / 2 (1 + (k - 2) x / 3 (... (1 + (k - 6) x / 7))))
+    return exner_series(x, exner_ref);
+  }
+  /// Of a pack (host packs): the series in the lanes, exner(p) in a lane farther from its
+  /// p_ref; each lane's bits are the scalar form's.
+  template <int W>
+  Pack<W> exner_near(const Pack<W>& p, const Pack<W>& p_ref, const Pack<W>& exner_ref) const {
+    const Pack<W> x = (p - p_ref) / p_ref;
+    const Pack<W> t = exner_series(x, exner_ref);
+    return Pack<W>::gather([&](int l) { return math::abs(x[l]) <= 0.0078125 ? t[l] : exner(p[l]); });
+  }
+  /// exner_near's series at x = (p - p_ref) / p_ref:
+  /// Pi(p_ref) (1 + k x (1 + (k - 1) x / 2 (1 + (k - 2) x / 3 (... (1 + (k - 6) x / 7))))).
+  template <class S>
+  KOKKOS_INLINE_FUNCTION S exner_series(const S& x, const S& exner_ref) const {
     const Real k = dry.kappa_d;
-    Real t = 1 + (k - 6) * x * (1.0 / 7.0);
+    S t = 1 + (k - 6) * x * (1.0 / 7.0);
     t = 1 + (k - 5) * x * (1.0 / 6.0) * t;
     t = 1 + (k - 4) * x * (1.0 / 5.0) * t;
     t = 1 + (k - 3) * x * (1.0 / 4.0) * t;
@@ -338,22 +351,6 @@ struct MoistThermodynamics {
     t = 1 + (k - 1) * x * 0.5 * t;
     t = 1 + k * x * t;
     return exner_ref * t;
-  }
-  /// Of a pack (host packs): the series in the lanes, exner(p) in a lane farther from its
-  /// p_ref; each lane's bits are the scalar form's.
-  template <int W>
-  Pack<W> exner_near(const Pack<W>& p, const Pack<W>& p_ref, const Pack<W>& exner_ref) const {
-    const Pack<W> x = (p - p_ref) / p_ref;
-    const Real k = dry.kappa_d;
-    Pack<W> t = 1 + (k - 6) * x * (1.0 / 7.0);
-    t = 1 + (k - 5) * x * (1.0 / 6.0) * t;
-    t = 1 + (k - 4) * x * (1.0 / 5.0) * t;
-    t = 1 + (k - 3) * x * (1.0 / 4.0) * t;
-    t = 1 + (k - 2) * x * (1.0 / 3.0) * t;
-    t = 1 + (k - 1) * x * 0.5 * t;
-    t = 1 + k * x * t;
-    t = exner_ref * t;
-    return Pack<W>::gather([&](int l) { return math::abs(x[l]) <= 0.0078125 ? t[l] : exner(p[l]); });
   }
   /// Liquid-ice potential temperature, theta_li = (T / Pi) (1 - (L_v0 q_l + L_s0 q_i) / (c_pd T))
   /// (the linearised form of Betts 1973 that BOMEX and DYCOMS specify their soundings in).

@@ -79,7 +79,10 @@ KOKKOS_INLINE_FUNCTION Real gradient_exner(const Eq& eq, const DeviceView<Real**
   return pi_ref.extent(0) > 0 ? eq.exner_near(p, p_ref, pi_ref(e, n)) : eq.exner(p);
 }
 
-/// The gradient variables of node n of element e into g, and Pi(p) = exner_p into pi.
+/// The variables whose gradients BR1 lifts, of node n of element e, into g (when the
+/// viscous phases need them: the caller skips this where g is empty), and with theta the
+/// Exner function Pi(p) = exner_p (gradient_exner) into pi, which the viscous flux reads
+/// instead of evaluating it again.
 template <class Eq>
 KOKKOS_INLINE_FUNCTION void store_gradient_variables_at(const Eq& eq, const DeviceView<Real***>& g,
                                                         const DeviceView<Real**>& pi, int e, int n,
@@ -87,19 +90,6 @@ KOKKOS_INLINE_FUNCTION void store_gradient_variables_at(const Eq& eq, const Devi
   const typename Eq::Grad v = eq.gradient_variables(w, theta, exner_p);
   for (int k = 0; k < Eq::ngrad; ++k) g(e, k, n) = v[k];
   if (pi.extent(0) > 0) pi(e, n) = exner_p;
-}
-
-/// The variables whose gradients BR1 lifts, of node n of element e, into g (when the
-/// viscous phases need them: g is empty otherwise), and with theta the Exner function
-/// Pi(p) (gradient_exner) into pi, which the viscous flux reads instead of evaluating it
-/// again.
-template <class Eq>
-KOKKOS_INLINE_FUNCTION void store_gradient_variables(const Eq& eq, const DeviceView<Real***>& g,
-                                                     const DeviceView<Real**>& pi, const DeviceView<Real**>& pi_ref,
-                                                     int e, int n, const typename Eq::Prim& w, Real p_ref,
-                                                     bool theta) {
-  if (g.extent(0) == 0) return;
-  store_gradient_variables_at(eq, g, pi, e, n, w, theta, gradient_exner(eq, pi_ref, e, n, w.p, p_ref, theta));
 }
 
 /// What every volume kernel forms first at a node: its state, aux values and primitive
@@ -174,24 +164,17 @@ void primitives_in_packs(const Eq& eq, const StateView& q, const AuxView& aux, c
   }
 }
 
+/// The pointwise pass of node n of element e: eq.primitive, gradient_exner where the
+/// gradient variables are stored, and pointwise_pass_with.
 template <class Eq>
 KOKKOS_FORCEINLINE_FUNCTION NodePoint<Eq> pointwise_pass(const Eq& eq, const StateView& q, const AuxView& aux,
                                                     const DeviceView<Real**>& pi, const DeviceView<Real**>& pi_ref,
                                                     const DeviceView<Real***>& g, const DeviceView<Real***>& th, int e,
                                                     int n, bool theta) {
-  NodePoint<Eq> p;
-  p.q = load<Eq>(q, e, n);
-  p.a = load_aux(aux, e, n);
-  p.w = eq.primitive(p.q, p.a.phi);
-  store_gradient_variables(eq, g, pi, pi_ref, e, n, p.w, p.a.p_ref, theta);
-  if constexpr (Eq::nthermo > 0) {
-    Real values[Eq::nthermo];
-    Eq::thermo_values(p.w, values);
-    for (int k = 0; k < Eq::nthermo; ++k) th(e, k, n) = values[k];
-  } else {
-    (void)th;
-  }
-  return p;
+  const physics::Aux a = load_aux(aux, e, n);
+  const typename Eq::Prim w = eq.primitive(load<Eq>(q, e, n), a.phi);
+  const Real exner_p = g.extent(0) > 0 ? gradient_exner(eq, pi_ref, e, n, w.p, a.p_ref, theta) : Real(1);
+  return pointwise_pass_with(eq, q, aux, pi, g, th, e, n, theta, w, exner_p);
 }
 
 /// The Rusanov surface terms F* - F of both sides of the interior face normal to D

@@ -77,7 +77,7 @@ void DgOperator<N, Eq>::gradients_remote(const StateView& q) {
   const Eq eq = eq_;
   const auto pi_ref = exner_ref_;
   const auto recv = halo_->recv_buffer();
-  // The neighbour's gradient variables as its own rank forms them (store_gradient_variables),
+  // The neighbour's gradient variables as its own rank forms them (store_gradient_variables_at),
   // with this face point's reference state.
   parallel_for("dg::gradient_mpi_faces", static_cast<int>(mpi.extent(0)), L::face_nodes,
                KOKKOS_LAMBDA(const int f, const int m) {
