@@ -248,11 +248,19 @@ TEST_CASE("packs: the bounded logarithm and moist air's primitive variables with
       q[i] = eq.conservative(rho[i], 2.0 - i, 0.5 * i, 0.1, T[i], phi[i], std::max(q_t[i], 0.0));
       q[i][Eq::i_rhoqt] = rho[i] * q_t[i];
       q[i][Eq::i_tracer] = 1e-3 * rho[i] * i;
-      // The third point: saturated by a hair less than the bounded test's margin.
+      // The third point: all vapour at T_1 = T, short of saturation by less than the
+      // bounded test's margin (the test cannot settle it; the strict comparison says
+      // unsaturated).
       if (i == 2) {
-        const double T1 = eq.primitive(q[i], phi[i]).T;
-        const double qs = eq.thermo.q_vap_saturation(T1, rho[i]);
-        q[i][Eq::i_rhoqt] = rho[i] * qs * (1 - 2e-8);
+        const double q_v = eq.thermo.q_vap_saturation(T[i], rho[i]) * (1 - 2e-8);
+        const PhasePartition vapour{q_v, 0, 0};
+        const double u[3] = {q[i][Eq::i_rhou] / rho[i], q[i][Eq::i_rhov] / rho[i], q[i][Eq::i_rhow] / rho[i]};
+        q[i][Eq::i_rhoqt] = rho[i] * q_v;
+        q[i][Eq::i_rhoe] =
+            rho[i] * (eq.thermo.internal_energy(T[i], vapour) + 0.5 * (u[0] * u[0] + u[1] * u[1] + u[2] * u[2]) + phi[i]);
+        const Eq::Prim w = eq.primitive(q[i], phi[i]);
+        CHECK(w.q_l + w.q_i == 0.0);
+        CHECK_FALSE(eq.thermo.certainly_unsaturated(w.T, w.rho, w.q_t));
       }
       const Eq::Prim w = eq.primitive(q[i], phi[i]);
       if (w.q_l + w.q_i > 0) ++saturated;
