@@ -1,8 +1,6 @@
 #pragma once
 // Implementation of DgOperator<N, Eq> (included from dg_operator.hpp).
 #include <algorithm>
-#include <type_traits>
-#include <utility>
 #include <vector>
 
 #include "core/error.hpp"
@@ -124,19 +122,10 @@ KOKKOS_FORCEINLINE_FUNCTION NodePoint<Eq> pointwise_pass_with(const Eq& eq, cons
   return p;
 }
 
-/// Whether an equation set forms the primitive variables of a pack of points at once
-/// (Eq::primitives: moist air, whose saturation test is worth doing in the lanes).
-template <class Eq, class = void>
-struct has_pack_primitives : std::false_type {};
-template <class Eq>
-struct has_pack_primitives<Eq, std::void_t<decltype(std::declval<const Eq&>().primitives(
-                                   std::declval<const typename Eq::template ConsOf<Pack<pack_width>>&>(),
-                                   std::declval<const Pack<pack_width>&>(), std::declval<typename Eq::Prim*>()))>>
-    : std::true_type {};
-
 /// eq.primitive of every node of element e into w, and gradient_exner into exner,
 /// pack_width nodes at a time (host backends; the last nodes one by one): the same bits,
-/// node by node.
+/// node by node. Moist air (Eq::primitives), whose saturation test is worth doing in the
+/// lanes.
 template <int Nodes, class Eq>
 void primitives_in_packs(const Eq& eq, const StateView& q, const AuxView& aux, const DeviceView<Real**>& pi_ref,
                          bool theta, int e, typename Eq::Prim* w, Real* exner) {

@@ -146,7 +146,7 @@ void DgOperator<N, Eq>::volume_integral_split_lines(const StateView& q, const St
     // With gravity: rho - rho_ref and phi of every node (0, 1) in the same three orders.
     LineMajor<N, 2> gz, gy, gx;
     // Moist air on host backends: the primitive variables of the nodes in packs first.
-    constexpr bool packed = host_backend && has_pack_primitives<Eq>::value;
+    constexpr bool packed = host_backend && Eq::moist;
     typename Eq::Prim prims[packed ? L::nodes : 1];
     Real exners[packed ? L::nodes : 1];
     if constexpr (packed) primitives_in_packs<L::nodes>(eq, q, aux, pi_ref, theta, e, prims, exners);
