@@ -78,6 +78,13 @@ struct Pack {
     std::memcpy(&p.v, a, sizeof a);
     return p;
   }
+  /// The pack of p[0], ..., p[W - 1] (W consecutive values), and its store there.
+  static Pack load(const Real* p) {
+    Pack r;
+    std::memcpy(&r.v, p, sizeof r.v);
+    return r;
+  }
+  void store(Real* p) const { std::memcpy(p, &v, sizeof v); }
 #else
   Real v[W];
   Pack() = default;
@@ -90,6 +97,14 @@ struct Pack {
     Pack p;
     for (int l = 0; l < W; ++l) p.v[l] = f(l);
     return p;
+  }
+  static Pack load(const Real* p) {
+    Pack r;
+    for (int l = 0; l < W; ++l) r.v[l] = p[l];
+    return r;
+  }
+  void store(Real* p) const {
+    for (int l = 0; l < W; ++l) p[l] = v[l];
   }
 #endif
 };

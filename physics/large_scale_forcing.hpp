@@ -24,6 +24,7 @@
 /// Profiles of height are piecewise linear between break points and constant beyond
 /// them. Mass is never changed; energy and water are, and the operator books the rates
 /// in the conservation ledger.
+#include "core/simd.hpp"
 #include "physics/sponge.hpp"
 
 namespace squall::physics {
@@ -82,17 +83,21 @@ inline void forcing_factors(const LargeScaleForcing& f, Real z, Real z_absolute,
 
 /// Momentum and energy tendencies of Coriolis and the geostrophic wind (u_g, v_g) at a
 /// node of density rho and velocity u (adds to s[0..3): rho u, rho v, rho w, rho e).
-KOKKOS_INLINE_FUNCTION void add_coriolis(Real f, Real ug, Real vg, Real rho, const Real* u, Real* s) {
+/// S: Real, or a Pack of nodes (the same operations lane by lane).
+template <class S>
+KOKKOS_INLINE_FUNCTION void add_coriolis(Real f, const S& ug, const S& vg, const S& rho, const S* u, S* s) {
   s[0] += f * rho * (u[1] - vg);
   s[1] += -f * rho * (u[0] - ug);
   s[3] += f * rho * (u[1] * ug - u[0] * vg);
 }
 
 /// The geostrophic sponge's momentum tendency with coefficient alpha (adds to s[0..3)).
-KOKKOS_INLINE_FUNCTION void add_geostrophic_sponge(Real alpha, Real ug, Real vg, Real rho, const Real* u, Real* s) {
-  s[0] -= alpha * rho * (u[0] - ug);
-  s[1] -= alpha * rho * (u[1] - vg);
-  s[2] -= alpha * rho * u[2];
+template <class S>
+KOKKOS_INLINE_FUNCTION void add_geostrophic_sponge(const S& alpha, const S& ug, const S& vg, const S& rho, const S* u,
+                                                   S* s) {
+  s[0] = s[0] - alpha * rho * (u[0] - ug);
+  s[1] = s[1] - alpha * rho * (u[1] - vg);
+  s[2] = s[2] - alpha * rho * u[2];
 }
 
 /// Energy from a theta_l heating rate Q_theta at constant pressure: rho c_pm Pi Q_theta
@@ -102,6 +107,9 @@ KOKKOS_INLINE_FUNCTION Real heating_energy(Real rho, Real cp_m, Real exner_p, Re
 }
 
 /// Tendencies of -w_s d(phi)/dz for the energy (phi = h_tot) and the water (phi = q_t).
-KOKKOS_INLINE_FUNCTION Real subsidence_tendency(Real rho, Real w_s, Real dphi_dz) { return -rho * w_s * dphi_dz; }
+template <class S>
+KOKKOS_INLINE_FUNCTION S subsidence_tendency(const S& rho, const nondeduced<S>& w_s, const nondeduced<S>& dphi_dz) {
+  return -rho * w_s * dphi_dz;
+}
 
 }  // namespace squall::physics
