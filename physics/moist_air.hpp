@@ -133,7 +133,8 @@ struct MoistAir {
     Prim w = velocity_and_water(q);
     const Real kinetic = 0.5 * (w.u[0] * w.u[0] + w.u[1] * w.u[1] + w.u[2] * w.u[2]);
     const Equilibrium eq = thermo.saturation_adjustment(w.rho, q[i_rhoe] / w.rho - kinetic - phi, w.q_t);
-    return with_thermodynamics(w, eq.T, eq.q.liq, eq.q.ice);
+    set_thermodynamics(w, eq.T, eq.q.liq, eq.q.ice);
+    return w;
   }
   /// primitive(q, phi) of the W points of a pack (host kernels): the velocities, the
   /// all-vapour temperature T_1 and the test for air that is certainly unsaturated in
@@ -150,7 +151,7 @@ struct MoistAir {
     vapour.tot = v.q_t;
     const P T1 = thermo.temperature(e_int, vapour);
     const Mask<W> unsaturated = thermo.certainly_unsaturated(T1, v.rho, v.q_t);
-    v = with_thermodynamics(v, T1, P(0), P(0));
+    set_thermodynamics(v, T1, P(0), P(0));
     for (int l = 0; l < W; ++l) {
       Prim& p = w[l];
       p.rho = v.rho[l], p.u[0] = v.u[0][l], p.u[1] = v.u[1][l], p.u[2] = v.u[2][l], p.q_t = v.q_t[l];
@@ -160,7 +161,7 @@ struct MoistAir {
         p.T = T1[l], p.q_l = 0, p.q_i = 0, p.p = v.p[l];
       } else {
         const Equilibrium eq = thermo.adjust_from(p.rho, e_int[l], p.q_t, T1[l]);
-        p = with_thermodynamics(p, eq.T, eq.q.liq, eq.q.ice);
+        set_thermodynamics(p, eq.T, eq.q.liq, eq.q.ice);
       }
     }
   }
@@ -176,7 +177,9 @@ struct MoistAir {
   /// without the adjustment. Of a point, or of a pack of points whose v(k) are packs.
   template <class S, class Values>
   KOKKOS_INLINE_FUNCTION PrimOf<S> primitive_from(const ConsOf<S>& q, const nondeduced<S>&, const Values& v) const {
-    return with_thermodynamics(velocity_and_water(q), S(v(0)), S(v(1)), S(v(2)));
+    PrimOf<S> w = velocity_and_water(q);
+    set_thermodynamics(w, S(v(0)), S(v(1)), S(v(2)));
+    return w;
   }
 
  private:
@@ -202,11 +205,11 @@ struct MoistAir {
       for (int k = 0; k < K; ++k) w.c[k] = q[i_tracer + k] * inv_rho;
     return w;
   }
+  /// T, q_l, q_i and the pressure of w, in place (a pack of points is large: no copies).
   template <class P, class S = scalar_of<P>>
-  KOKKOS_INLINE_FUNCTION P with_thermodynamics(P w, const S& T, const S& q_l, const S& q_i) const {
+  KOKKOS_INLINE_FUNCTION void set_thermodynamics(P& w, const S& T, const S& q_l, const S& q_i) const {
     w.T = T, w.q_l = q_l, w.q_i = q_i;
     w.p = w.rho * thermo.gas_constant(w.partition()) * T;
-    return w;
   }
 
  public:

@@ -42,6 +42,15 @@ G lane(const GP& g, int l) {
 }
 }  // namespace
 
+TEST_CASE("packs: load and store W consecutive values", "[simd]") {
+  double x[2 * W], y[2 * W] = {};
+  for (int i = 0; i < 2 * W; ++i) x[i] = 0.5 + i;
+  const P p = P::load(x + 1);
+  for (int l = 0; l < W; ++l) CHECK(same_bits(p[l], x[1 + l]));
+  p.store(y + W - 1);
+  for (int i = 0; i < 2 * W; ++i) CHECK(same_bits(y[i], i >= W - 1 && i < 2 * W - 1 ? x[i - W + 2] : 0.0));
+}
+
 TEST_CASE("packs: lane-wise arithmetic has the scalar bits", "[simd]") {
   const double inf = std::numeric_limits<double>::infinity(), nan = std::numeric_limits<double>::quiet_NaN();
   const double a_points[points] = {1.5, -0.0, 3e-310, inf};
