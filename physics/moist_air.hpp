@@ -167,18 +167,21 @@ struct MoistAir {
   }
   /// What the saturation adjustment found at a node, kept by the operator's pointwise
   /// pass so that the other phases of the same stage (faces, viscous fluxes) need not
-  /// repeat it: T, q_l, q_i.
+  /// repeat it: T, q_l, q_i; without ice (water.ice false: q_i is 0 at every node) T and
+  /// q_l alone, thermo_count() of them, which saves the phases a load per node.
   static constexpr int nthermo = 3;
+  KOKKOS_INLINE_FUNCTION int thermo_count() const { return thermo.water.ice ? 3 : 2; }
   /// The time loop keeps rho q_t non-negative after every step with the limiter of
   /// physics/positivity.hpp, element by element, each element's water unchanged.
   static constexpr bool moist = true;
   KOKKOS_INLINE_FUNCTION static void thermo_values(const Prim& w, Real* out) { out[0] = w.T, out[1] = w.q_l, out[2] = w.q_i; }
-  /// primitive(q, phi) given the thermo_values v of the same state: the same bits,
-  /// without the adjustment. Of a point, or of a pack of points whose v(k) are packs.
+  /// primitive(q, phi) given the thermo_values v of the same state (v(k) for k below
+  /// thermo_count()): the same bits, without the adjustment. Of a point, or of a pack of
+  /// points whose v(k) are packs.
   template <class S, class Values>
   KOKKOS_INLINE_FUNCTION PrimOf<S> primitive_from(const ConsOf<S>& q, const nondeduced<S>&, const Values& v) const {
     PrimOf<S> w = velocity_and_water(q);
-    set_thermodynamics(w, S(v(0)), S(v(1)), S(v(2)));
+    set_thermodynamics(w, S(v(0)), S(v(1)), thermo.water.ice ? S(v(2)) : S(0));
     return w;
   }
 

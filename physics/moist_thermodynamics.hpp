@@ -354,8 +354,12 @@ struct MoistThermodynamics {
   }
   /// Liquid-ice potential temperature, theta_li = (T / Pi) (1 - (L_v0 q_l + L_s0 q_i) / (c_pd T))
   /// (the linearised form of Betts 1973 that BOMEX and DYCOMS specify their soundings in).
+  /// Without condensate T / Pi alone: the factor is then exactly 1 wherever T != 0, so
+  /// the bits are the same, and most nodes of a cloud case skip a division.
   KOKKOS_INLINE_FUNCTION Real liquid_ice_potential_temperature(Real T, Real exner_p, const PhasePartition& q) const {
-    return T / exner_p * (1 - (water.LH_v0 * q.liq + water.LH_s0 * q.ice) / (dry.cp_d * T));
+    const Real latent = water.LH_v0 * q.liq + water.LH_s0 * q.ice;
+    if (latent == 0 && T != 0) return T / exner_p;
+    return T / exner_p * (1 - latent / (dry.cp_d * T));
   }
   /// Density potential temperature theta_rho = (R_m / R_d) T / Pi, the virtual potential
   /// temperature with condensate loading, theta (1 + (R_v / R_d - 1) q_v - q_l - q_i)

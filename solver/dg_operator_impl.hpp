@@ -115,7 +115,7 @@ KOKKOS_FORCEINLINE_FUNCTION NodePoint<Eq> pointwise_pass_with(const Eq& eq, cons
   if constexpr (Eq::nthermo > 0) {
     Real values[Eq::nthermo];
     Eq::thermo_values(p.w, values);
-    for (int k = 0; k < Eq::nthermo; ++k) th(e, k, n) = values[k];
+    for (int k = 0; k < static_cast<int>(th.extent(1)); ++k) th(e, k, n) = values[k];  // eq.thermo_count()
   } else {
     (void)th;
   }
@@ -354,7 +354,8 @@ DgOperator<N, Eq>::DgOperator(const mesh::LocalMesh& mesh, const Basis<N>& basis
   surface_ = DeviceView<Real****>("dg::surface", elements_, 6, nvar, L::face_nodes);
   if (split_form_ && kernel_layout_ != KernelLayout::elements)
     points_ = DeviceView<Real***>("dg::split_points", elements_, Eq::nsplit, L::nodes);
-  if (Eq::nthermo > 0) thermo_ = DeviceView<Real***>("dg::thermo_values", elements_, Eq::nthermo, L::nodes);
+  if constexpr (Eq::nthermo > 0)
+    thermo_ = DeviceView<Real***>("dg::thermo_values", elements_, eq_.thermo_count(), L::nodes);
   wall_flux_ = DeviceView<Real***>("dg::wall_flux", nb, Eq::nconserved, L::face_nodes);
   wall_rates_ = DeviceView<Real**>("dg::wall_rates", nb, Eq::nconserved);
   wall_rates_host_ = Kokkos::create_mirror_view(wall_rates_);

@@ -169,8 +169,10 @@ void DgOperator<N, Eq>::volume_integral_split_lines(const StateView& q, const St
         const Real gv[2] = {sp.rho - p.a.rho_ref, p.a.phi};
         for (int v = 0; v < 2; ++v) {
           gz[v][k][i + n1 * j] = gv[v];
-          gy[v][j][i + n1 * k] = gv[v];
-          gx[v][i][j + n1 * k] = gv[v];
+          if constexpr (Curved) {  // a brick's x and y lines are level (lines_along)
+            gy[v][j][i + n1 * k] = gv[v];
+            gx[v][i][j + n1 * k] = gv[v];
+          }
         }
       }
     }

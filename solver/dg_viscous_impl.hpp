@@ -407,7 +407,8 @@ struct NodeViscousFlux {
       if (!cloud_interior) return false;
       for (int k = 0; k < L::n1; ++k) {
         const int n = L::node(i, j, k);
-        if (!(th(r.e, 1, n) + th(r.e, 2, n) > 0)) return true;  // thermo_values: T, q_l, q_i
+        // thermo_values: T, q_l and, with ice, q_i
+        if (!(th(r.e, 1, n) + (th.extent(1) > 2 ? th(r.e, 2, n) : Real(0)) > 0)) return true;
       }
     }
     return false;

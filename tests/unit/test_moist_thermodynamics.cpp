@@ -280,7 +280,8 @@ TEST_CASE("potential temperatures of moist air", "[moist]") {
   CHECK(t.exner(p) == Approx(pi).epsilon(1e-15));
   // Dry air: all three are theta.
   const PhasePartition dry{0, 0, 0};
-  CHECK(t.liquid_ice_potential_temperature(T, pi, dry) == Approx(T / pi));
+  CHECK(t.liquid_ice_potential_temperature(T, pi, dry) == T / pi);  // exactly: no condensate, no factor
+  CHECK(t.liquid_ice_potential_temperature(T, pi, {0.01, 0, 0}) == T / pi);
   CHECK(t.density_potential_temperature(T, pi, dry) == Approx(T / pi));
   // theta_rho = theta (1 + (R_v / R_d - 1) q_v - q_l): vapour is lighter, condensate loads.
   const PhasePartition cloud{0.02, 0.004, 0};
