@@ -414,7 +414,9 @@ class DgOperator {
   DeviceView<int* [3]> mpi_;       ///< (element, local face, 1 if this side is minus)
   DeviceView<Real***> flux_;       ///< standard form: F_d(q) at every node (element, d * nvar + v, node)
   DeviceView<Real***> points_;     ///< split form: the split point of each node (Eq::split_values)
-  DeviceView<Real***> thermo_;     ///< Eq::thermo_values of each node from the pointwise pass (Eq::nthermo > 0)
+  /// Eq::thermo_values of each node from the pointwise pass (Eq::nthermo > 0), (element,
+  /// node, value): the faces read a node's values from one cache line.
+  DeviceView<Real***> thermo_;
   DeviceView<Real****> surface_;   ///< F* - F(q) per element face: (element, face, v, face node)
   std::unique_ptr<mesh::HaloExchange> halo_;
   // Viscous work arrays.

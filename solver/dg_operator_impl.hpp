@@ -18,7 +18,7 @@ template <class Eq>
 KOKKOS_INLINE_FUNCTION typename Eq::Prim node_primitive(const Eq& eq, const typename Eq::Cons& s, Real phi,
                                                         const DeviceView<Real***>& th, int e, int n) {
   if constexpr (Eq::nthermo > 0) {
-    return eq.primitive_from(s, phi, [&](int k) { return th(e, k, n); });
+    return eq.primitive_from(s, phi, [&](int k) { return th(e, n, k); });
   } else {
     (void)th, (void)e, (void)n;
     return eq.primitive(s, phi);
@@ -115,7 +115,7 @@ KOKKOS_FORCEINLINE_FUNCTION NodePoint<Eq> pointwise_pass_with(const Eq& eq, cons
   if constexpr (Eq::nthermo > 0) {
     Real values[Eq::nthermo];
     Eq::thermo_values(p.w, values);
-    for (int k = 0; k < static_cast<int>(th.extent(1)); ++k) th(e, k, n) = values[k];  // eq.thermo_count()
+    for (int k = 0; k < static_cast<int>(th.extent(2)); ++k) th(e, n, k) = values[k];  // eq.thermo_count()
   } else {
     (void)th;
   }
@@ -355,7 +355,7 @@ DgOperator<N, Eq>::DgOperator(const mesh::LocalMesh& mesh, const Basis<N>& basis
   if (split_form_ && kernel_layout_ != KernelLayout::elements)
     points_ = DeviceView<Real***>("dg::split_points", elements_, Eq::nsplit, L::nodes);
   if constexpr (Eq::nthermo > 0)
-    thermo_ = DeviceView<Real***>("dg::thermo_values", elements_, eq_.thermo_count(), L::nodes);
+    thermo_ = DeviceView<Real***>("dg::thermo_values", elements_, L::nodes, eq_.thermo_count());
   wall_flux_ = DeviceView<Real***>("dg::wall_flux", nb, Eq::nconserved, L::face_nodes);
   wall_rates_ = DeviceView<Real**>("dg::wall_rates", nb, Eq::nconserved);
   wall_rates_host_ = Kokkos::create_mirror_view(wall_rates_);

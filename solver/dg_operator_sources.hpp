@@ -61,7 +61,7 @@ void DgOperator<N, Eq>::radiation_sources(const StateView& q, const StateView& d
     const int per_member = member_elements_;
     parallel_for("dg::radiation_water", elements_, L::nodes, KOKKOS_LAMBDA(const int e, const int n) {
       const Real rho = q(e, Eq::i_rho, n);
-      rho_ql(e, n) = rho * th(e, 1, n);  // Eq::thermo_values: T, q_l, q_i
+      rho_ql(e, n) = rho * th(e, n, 1);  // Eq::thermo_values: T, q_l, q_i
       if (diagnose) {
         const Real threshold = schemes(e / per_member).inversion_qt;
         mask(e, n) = q(e, Eq::i_rhoqt, n) >= threshold * rho ? x(e, 2, n) - bottom : ColumnOperations<N>::lowest;
@@ -157,7 +157,8 @@ KOKKOS_INLINE_FUNCTION Real along_z_derivative(const Basis<N>& basis, const Real
 /// forcing at the nodes of whole packs, with the forcing's weighted sums added to sum in
 /// node order. The same bits, node by node, as the scalar loop, which takes the nodes
 /// from the returned one on. A pack is W consecutive nodes, read and written where they
-/// lie side by side (the views are LayoutRight, node index last).
+/// lie side by side (the views are LayoutRight, node index last; the thermodynamic
+/// values, node-major, are gathered).
 template <int N, class Eq, class Source>
 int forcing_in_packs(const Eq& eq, const Source& first, Real t, const StateView& q, const StateView& dq,
                      const AuxView& aux, const DeviceView<Real***>& x, const DeviceView<Real***>& th,
@@ -171,14 +172,14 @@ int forcing_in_packs(const Eq& eq, const Source& first, Real t, const StateView&
   constexpr int nodes = L::nodes, planes = L::n1 * L::n1, packed = nodes / W * W;
   const Real* const qe = &q(e, 0, 0);
   const Real* const phi = &aux(e, Eq::a_phi, 0);
-  const Real* const te = &th(e, 0, 0);
   const auto state = [&](int n) {
     typename Eq::template ConsOf<P> c;
     for (int v = 0; v < Eq::nvar; ++v) c[v] = P::load(qe + v * nodes + n);
     return c;
   };
   const auto primitives = [&](const typename Eq::template ConsOf<P>& c, int n) {
-    return eq.primitive_from(c, P::load(phi + n), [&](int k) { return P::load(te + k * nodes + n); });
+    return eq.primitive_from(c, P::load(phi + n),
+                             [&](int k) { return P::gather([&](int l) { return th(e, n + l, k); }); });
   };
   // d f / d xi_3 of the pack's nodes: a plane's nodes share their line's coefficients.
   const auto derivative = [&](const Real* values, int n) {

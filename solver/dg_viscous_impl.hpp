@@ -192,7 +192,7 @@ struct NodeViscousFlux {
   DeviceView<int* [6]> neighbors;  ///< element across each interior face (element layout), else -1; empty: use sg
   StateView q;
   AuxView aux;
-  DeviceView<Real***> th;  ///< Eq::thermo_values per node from the pointwise pass (Eq::nthermo > 0)
+  DeviceView<Real***> th;  ///< Eq::thermo_values per node from the pointwise pass (element, node, value)
   Eq eq;
   Basis<N> b;
   Real s0, s1;  ///< 2 / h_d along x and y (curved: 1)
@@ -371,7 +371,7 @@ struct NodeViscousFlux {
     for (int v = 0; v < Eq::nvar; ++v) s[v] = Pack<W>::gather([&](int l) { return q(r.e[l], v, n); });
     const Pack<W> phi = Pack<W>::gather([&](int l) { return aux(r.e[l], Eq::a_phi, n); });
     if constexpr (Eq::nthermo > 0)  // as node_primitive: the pointwise pass's thermo_values
-      return local.primitive_from(s, phi, [&](int k) { return Pack<W>::gather([&](int l) { return th(r.e[l], k, n); }); });
+      return local.primitive_from(s, phi, [&](int k) { return Pack<W>::gather([&](int l) { return th(r.e[l], n, k); }); });
     else
       return local.primitive(s, phi);
   }
@@ -408,7 +408,7 @@ struct NodeViscousFlux {
       for (int k = 0; k < L::n1; ++k) {
         const int n = L::node(i, j, k);
         // thermo_values: T, q_l and, with ice, q_i
-        if (!(th(r.e, 1, n) + (th.extent(1) > 2 ? th(r.e, 2, n) : Real(0)) > 0)) return true;
+        if (!(th(r.e, n, 1) + (th.extent(2) > 2 ? th(r.e, n, 2) : Real(0)) > 0)) return true;
       }
     }
     return false;
