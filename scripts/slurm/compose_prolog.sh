@@ -43,7 +43,11 @@ for node in $nodes; do
     "$compose" free --job "$job" >> "$log" 2>&1 || say "free failed too: run squall-compose free --job $job"
     if [ $status = 6 ]; then
       say "cancelling the job: it asks for more GPUs than the fabric has"
-      scancel "$job" >> "$log" 2>&1
+      # Slurm kills this hook as the cancel lands. Should the hook get to exit first, it
+      # succeeds: Slurm requeues a batch job whose PrologSlurmctld fails, and that
+      # requeue after the cancel would undo it (seen on a busy controller: the job then
+      # stayed pending). A cancelled job does not start.
+      scancel "$job" >> "$log" 2>&1 && exit 0
     fi
     exit 1
   fi
