@@ -322,6 +322,7 @@ struct NodeViscousFlux {
       const int n = L::node(i, j, k);
       const int across = D == 0 ? L::node(N - i, j, k) : D == 1 ? L::node(i, N - j, k) : L::node(i, j, N - k);
       for (int c = 0; c < ngrad; ++c) {
+        if (!lifted(c)) continue;  // extra[c] stays zero: the gradient it would feed is unused
         // as gradients_local forms it: h of the minus side, -h on the plus side
         const Real h = index == N ? half_jump(g(e, c, n), g(other, c, across))   // e is the minus side
                                   : half_jump(g(other, c, across), g(e, c, n));  // e is the plus side
@@ -329,8 +330,16 @@ struct NodeViscousFlux {
       }
     } else {
       const int m = D == 0 ? j + (N + 1) * k : D == 1 ? i + (N + 1) * k : i + (N + 1) * j;  // its face node
-      for (int c = 0; c < ngrad; ++c) extra[c] = sign * lift * sg(e, lf, c, m);
+      for (int c = 0; c < ngrad; ++c)
+        if (lifted(c)) extra[c] = sign * lift * sg(e, lf, c, m);
     }
+  }
+  /// Whether gradient variable c is lifted (gradient_along uses it): T and theta only
+  /// where lift_T and lift_theta say so. The face terms skip the others:
+  /// with theta diffusion nothing needs grad T, and without it and without Smagorinsky's
+  /// buoyancy nothing needs grad theta, so each face node reads one row less per side.
+  KOKKOS_FORCEINLINE_FUNCTION bool lifted(int c) const {
+    return (c != Eq::g_T || lift_T) && (c != Eq::g_theta || lift_theta);
   }
   /// A pack's: each lane's as its element's alone.
   template <int D, int W>
