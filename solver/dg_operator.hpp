@@ -55,6 +55,19 @@ KOKKOS_INLINE_FUNCTION constexpr int vflux_index(int d, int v) {
   return d * Eq::nvflux + v - Eq::first_viscous;
 }
 
+/// Which of equation set Eq's gradient variables BR1 lifts: the velocities and the
+/// scalars (q_t, tracers) always, T where the heat flux diffuses it, theta where theta
+/// diffusion or Smagorinsky's Ri use it. The gradient passes form g* - g of these alone,
+/// and the viscous kernels read and differentiate these alone (the others would feed
+/// nothing).
+template <class Eq>
+struct LiftedGradients {
+  bool T, theta;
+  KOKKOS_FORCEINLINE_FUNCTION bool operator()(int c) const {
+    return (c != Eq::g_T || T) && (c != Eq::g_theta || theta);
+  }
+};
+
 /// Component v (Eq::first_viscous..Eq::nvar-1) of F_v,d, d normal to element face lf, at face node m: what the
 /// viscous face kernels read. The element layout stores only these traces, face by face
 /// (contiguous for the face kernels); the node layout reads them from its F_v at every node.
@@ -321,6 +334,9 @@ class DgOperator {
   void add_sources(Real t, const StateView& q, const StateView& dq, const Source& source);
   void radiation_sources(const StateView& q, const StateView& dq);
   // Viscous phases (BR1; solver/dg_viscous_impl.hpp), only when viscosity > 0.
+  /// The gradient variables the viscous phases use: T unless heat diffuses down grad
+  /// theta, theta where theta_gradient_ says so.
+  LiftedGradients<Eq> lifted_gradients() const { return {!theta_diffusion_, theta_gradient_}; }
   void gradients_local();
   void gradients_remote(const StateView& q);
   void viscous_fluxes_local(const StateView& q, const StateView& dq);

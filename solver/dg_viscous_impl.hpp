@@ -52,6 +52,7 @@ void DgOperator<N, Eq>::gradients_local() {
   const auto g = gvars_;  // filled by volume_integral, with the other pointwise values
   const auto SG = grad_surface_;
   const auto faces = interior_;
+  const LiftedGradients<Eq> lifted = lifted_gradients();
   // The volume part D g of the gradients is formed where it is used, in
   // lift_and_viscous_flux: no gradient array is stored.
   parallel_for("dg::gradient_interior_faces", static_cast<int>(faces.extent(0)), L::face_nodes,
@@ -59,6 +60,7 @@ void DgOperator<N, Eq>::gradients_local() {
                  const int em = faces(f, 0), ep = faces(f, 1), d = faces(f, 2);
                  const int nm = L::volume_node_of(m, 2 * d + 1), np = L::volume_node_of(m, 2 * d);
                  for (int k = 0; k < Eq::ngrad; ++k) {
+                   if (!lifted(k)) continue;
                    const Real h = half_jump(g(em, k, nm), g(ep, k, np));
                    SG(em, 2 * d + 1, k, m) = h;   // {g} - g_minus
                    SG(ep, 2 * d, k, m) = -h;      // {g} - g_plus
@@ -77,6 +79,7 @@ void DgOperator<N, Eq>::gradients_remote(const StateView& q) {
   const Eq eq = eq_;
   const auto pi_ref = exner_ref_;
   const auto recv = halo_->recv_buffer();
+  const LiftedGradients<Eq> lifted = lifted_gradients();
   // The neighbour's gradient variables as its own rank forms them (store_gradient_variables_at),
   // with this face point's reference state.
   parallel_for("dg::gradient_mpi_faces", static_cast<int>(mpi.extent(0)), L::face_nodes,
@@ -88,7 +91,8 @@ void DgOperator<N, Eq>::gradients_remote(const StateView& q) {
                  const typename Eq::Prim wo = eq.primitive(outer, aux(e, Eq::a_phi, n));
                  const Real exner_o = gradient_exner(eq, pi_ref, e, n, wo.p, aux(e, Eq::a_p_ref, n), theta);
                  const typename Eq::Grad go = eq.gradient_variables(wo, theta, exner_o);
-                 for (int k = 0; k < Eq::ngrad; ++k) SG(e, lf, k, m) = half_jump(g(e, k, n), go[k]);
+                 for (int k = 0; k < Eq::ngrad; ++k)
+                   if (lifted(k)) SG(e, lf, k, m) = half_jump(g(e, k, n), go[k]);
                });
   for_each_wall([&](int wall, const auto& bc) { gradient_wall_faces(q, wall, bc); });
   // Node layout: lift the face terms into the gradients, then the viscous flux at every
@@ -106,7 +110,7 @@ void DgOperator<N, Eq>::gradient_wall_faces(const StateView& q, int wall, const 
   const auto aux = aux_;
   const auto faces = boundary_;
   const auto th = thermo_;
-  const bool theta = theta_gradient_;
+  const LiftedGradients<Eq> lifted = lifted_gradients();
   const auto metrics = metrics_;
   const bool curved = curved_;
   const Eq eq = eq_;
@@ -122,8 +126,8 @@ void DgOperator<N, Eq>::gradient_wall_faces(const StateView& q, int wall, const 
                  const typename Eq::Grad jump =
                      curved ? bc.gradient_jump(eq, inner, p, unit_normal(contravariant(metrics, e, n, d)))
                             : bc.gradient_jump(eq, inner, p, d);
-                 for (int k = 0; k < Eq::ngrad; ++k) SG(e, lf, k, m) = jump[k];
-                 if (!theta) SG(e, lf, Eq::g_theta, m) = 0;
+                 for (int k = 0; k < Eq::ngrad; ++k)
+                   if (lifted(k)) SG(e, lf, k, m) = jump[k];
                });
 }
 
@@ -202,7 +206,8 @@ struct NodeViscousFlux {
   DeviceView<Real*> model;        ///< the closure's model constant per element (model_constant)
   Real nu, kappa, tracer_diffusivity;
   Real schmidt_t;  ///< nu_t / D_t
-  bool lift_T, lift_theta, need_exner, theta_diffusion;
+  LiftedGradients<Eq> lifted;  ///< the gradient variables lifted (T and theta only where used)
+  bool need_exner, theta_diffusion;
   ClosureModel closure;
   bool cloud_interior;  ///< moist air: the closure's saturated N^2 only where the node's element column is all cloudy
   /// Curved elements: s0 = s1 = 1 and l0 = l1 = 1 / w_0 (the reference element's), and
@@ -294,8 +299,8 @@ struct NodeViscousFlux {
     const auto gv = [&](int, int c, int n) { return gvar(r, c, n); };
     S volume[ngrad] = {};
     for (int c = 0; c < 3; ++c) volume[c] = scale * derivative_at(b, gv, 0, c, i, j, k, D);
-    if (lift_T) volume[iT] = scale * derivative_at(b, gv, 0, iT, i, j, k, D);
-    if (lift_theta) volume[itheta] = scale * derivative_at(b, gv, 0, itheta, i, j, k, D);
+    if (lifted(iT)) volume[iT] = scale * derivative_at(b, gv, 0, iT, i, j, k, D);
+    if (lifted(itheta)) volume[itheta] = scale * derivative_at(b, gv, 0, itheta, i, j, k, D);
     for (int c = 0; c < 3; ++c) gr.du[c][D] = volume[c] + extra[c];
     gr.dT[D] = volume[iT] + extra[iT];
     gr.dtheta[D] = volume[itheta] + extra[itheta];
@@ -333,13 +338,6 @@ struct NodeViscousFlux {
       for (int c = 0; c < ngrad; ++c)
         if (lifted(c)) extra[c] = sign * lift * sg(e, lf, c, m);
     }
-  }
-  /// Whether gradient variable c is lifted (gradient_along uses it): T and theta only
-  /// where lift_T and lift_theta say so. The face terms skip the others:
-  /// with theta diffusion nothing needs grad T, and without it and without Smagorinsky's
-  /// buoyancy nothing needs grad theta, so each face node reads one row less per side.
-  KOKKOS_FORCEINLINE_FUNCTION bool lifted(int c) const {
-    return (c != Eq::g_T || lift_T) && (c != Eq::g_theta || lift_theta);
   }
   /// A pack's: each lane's as its element's alone.
   template <int D, int W>
@@ -479,10 +477,7 @@ NodeViscousFlux<N, Eq, ClosureModel> DgOperator<N, Eq>::node_viscous_flux(const 
                                       viscosity_,
                                       diffusivity_, tracer_diffusivity_,
                                       schmidt_t_,
-                                      // Lift only the gradients something uses: grad T feeds the heat
-                                      // flux unless heat diffuses down grad theta; grad theta feeds that
-                                      // heat flux and Smagorinsky's Ri.
-                                      !theta_diffusion_, theta_gradient_,
+                                      lifted_gradients(),
                                       // Pi(p) once per node, for theta diffusion and Smagorinsky.
                                       theta_diffusion_ || closure_ == Closure::smagorinsky, theta_diffusion_,
                                       closure, cloud_interior_, curved_, metrics_, inverse_jacobian_,
