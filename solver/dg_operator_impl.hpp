@@ -166,6 +166,40 @@ KOKKOS_FORCEINLINE_FUNCTION NodePoint<Eq> pointwise_pass(const Eq& eq, const Sta
   return pointwise_pass_with(eq, q, aux, pi, g, th, e, n, theta, w, exner_p);
 }
 
+/// The element kernels' pointwise passes (element e, its nodes in order): moist air on
+/// host backends forms the nodes' primitive variables in packs first
+/// (element_primitives: primitives_in_packs into prims and exners, of packed_nodes<Eq>
+/// entries), then each node's pass from them (element_point: pointwise_pass_with);
+/// elsewhere element_primitives does nothing and element_point is pointwise_pass. The
+/// same bits. Functions, not `if constexpr` in the kernel: nvcc does not let a device
+/// lambda capture a variable first inside one.
+template <class Eq, int Nodes>
+inline constexpr int packed_nodes = host_backend && Eq::moist ? Nodes : 1;
+template <int Nodes, class Eq>
+KOKKOS_FORCEINLINE_FUNCTION void element_primitives(const Eq& eq, const StateView& q, const AuxView& aux,
+                                                    const DeviceView<Real**>& pi_ref, bool theta, int e,
+                                                    typename Eq::Prim* prims, Real* exners) {
+  if constexpr (host_backend && Eq::moist) {
+    primitives_in_packs<Nodes>(eq, q, aux, pi_ref, theta, e, prims, exners);
+  } else {
+    (void)eq, (void)q, (void)aux, (void)pi_ref, (void)theta, (void)e, (void)prims, (void)exners;
+  }
+}
+template <class Eq>
+KOKKOS_FORCEINLINE_FUNCTION NodePoint<Eq> element_point(const Eq& eq, const StateView& q, const AuxView& aux,
+                                                        const DeviceView<Real**>& pi, const DeviceView<Real**>& pi_ref,
+                                                        const DeviceView<Real***>& g, const DeviceView<Real***>& th,
+                                                        int e, int n, bool theta, const typename Eq::Prim* prims,
+                                                        const Real* exners) {
+  if constexpr (host_backend && Eq::moist) {
+    (void)pi_ref;
+    return pointwise_pass_with(eq, q, aux, pi, g, th, e, n, theta, prims[n], exners[n]);
+  } else {
+    (void)prims, (void)exners;
+    return pointwise_pass(eq, q, aux, pi, pi_ref, g, th, e, n, theta);
+  }
+}
+
 /// The Rusanov surface terms F* - F of both sides of the interior face normal to D
 /// between elements em (minus) and ep (plus), at face node m. The minus side's own flux
 /// comes with F* (same reference state); the plus side's is formed with its own node's

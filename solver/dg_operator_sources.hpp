@@ -235,6 +235,27 @@ int forcing_in_packs(const Eq& eq, const Source& first, Real t, const StateView&
   return packed;
 }
 
+/// forcing_in_packs where it applies (moist air on host backends), else 0: the scalar
+/// loop takes every node. The forcing kernel calls this, not `if constexpr`: nvcc does
+/// not let a device lambda capture a variable first inside one.
+template <int N, class Eq, class Source>
+KOKKOS_FORCEINLINE_FUNCTION int forcing_packs_if_host(const Eq& eq, const Source& first, Real t, const StateView& q,
+                                                      const StateView& dq, const AuxView& aux,
+                                                      const DeviceView<Real***>& x, const DeviceView<Real***>& th,
+                                                      const DeviceView<Real***>& factors,
+                                                      const DeviceView<Real**>& weights, const Basis<N>& basis,
+                                                      Real dz, Real f, bool subsidence, int e, Real* h_tot,
+                                                      Real* q_t, Real* sum) {
+  if constexpr (host_backend && Eq::moist) {
+    return forcing_in_packs<N>(eq, first, t, q, dq, aux, x, th, factors, weights, basis, dz, f, subsidence, e,
+                               h_tot, q_t, sum);
+  } else {
+    (void)eq, (void)first, (void)t, (void)q, (void)dq, (void)aux, (void)x, (void)th, (void)factors;
+    (void)weights, (void)basis, (void)dz, (void)f, (void)subsidence, (void)e, (void)h_tot, (void)q_t, (void)sum;
+    return 0;
+  }
+}
+
 /// The large-scale forcing (physics/large_scale_forcing.hpp) after the operator's other
 /// sources `first` (added first at each node: the same bits as their own pass followed by
 /// the forcing's), with the ledger's rates of the forcing, one element per thread.
@@ -267,10 +288,9 @@ void DgOperator<N, Eq>::forcing_sources(Real t, const StateView& q, const StateV
     // The element's rates in registers (the stores into dq cannot alias them).
     Real sum[Eq::nconserved] = {};
     int from = 0;  // the first node the scalar loop takes (0: it takes them all)
-    if constexpr (host_backend && Eq::moist)
-      if (packs)
-        from = forcing_in_packs<N>(eq, first, t, q, dq, aux, x, th, factors, weights, basis, dz, f, subsidence, e,
-                                   h_tot, q_t, sum);
+    if (packs)
+      from = forcing_packs_if_host<N>(eq, first, t, q, dq, aux, x, th, factors, weights, basis, dz, f, subsidence, e,
+                                      h_tot, q_t, sum);
     if (subsidence && from == 0) {
       for (int n = 0; n < L::nodes; ++n) {
         const Cons s = load<Eq>(q, e, n);

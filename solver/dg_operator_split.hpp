@@ -108,6 +108,20 @@ KOKKOS_FORCEINLINE_FUNCTION void add_split_lines(const Eq& eq, const Real (&weig
     }
 }
 
+/// Direction D's flux differencing of the line kernel (add_split_lines), with the pairs'
+/// gravity terms where phi varies along D: z on a brick (its x and y lines are level),
+/// every direction on curved elements. (A function of its own: nvcc's front end fails on
+/// the generic lambda that took D from its argument's type inside the kernel.)
+template <int D, int N, bool Curved, class Eq, class NormalOf, class GravityOf>
+KOKKOS_FORCEINLINE_FUNCTION void split_lines_along(const Eq& eq, bool gravity, const Real (&weight)[N + 1][N + 1],
+                                                   const LineMajor<N, Eq::nsplit>& P, LineMajor<N, Eq::nvar>& acc,
+                                                   const NormalOf& normal, const GravityOf& gravity_terms) {
+  if (gravity && (Curved || D == 2))
+    add_split_lines<D, N, true>(eq, weight, P, acc, normal, gravity_terms);
+  else
+    add_split_lines<D, N, false>(eq, weight, P, acc, normal, 0);
+}
+
 /// Split form, by lines of nodes, one element per thread (host backends): the pointwise
 /// pass and the flux differencing in one kernel, the split-form points of the element
 /// kept in a local array (never stored), the gradient variables written for the viscous
@@ -146,16 +160,11 @@ void DgOperator<N, Eq>::volume_integral_split_lines(const StateView& q, const St
     // With gravity: rho - rho_ref and phi of every node (0, 1) in the same three orders.
     LineMajor<N, 2> gz, gy, gx;
     // Moist air on host backends: the primitive variables of the nodes in packs first.
-    constexpr bool packed = host_backend && Eq::moist;
-    typename Eq::Prim prims[packed ? L::nodes : 1];
-    Real exners[packed ? L::nodes : 1];
-    if constexpr (packed) primitives_in_packs<L::nodes>(eq, q, aux, pi_ref, theta, e, prims, exners);
+    typename Eq::Prim prims[packed_nodes<Eq, L::nodes>];
+    Real exners[packed_nodes<Eq, L::nodes>];
+    element_primitives<L::nodes>(eq, q, aux, pi_ref, theta, e, prims, exners);
     for (int n = 0; n < L::nodes; ++n) {
-      NodePoint<Eq> p;
-      if constexpr (packed)
-        p = pointwise_pass_with(eq, q, aux, pi, g, th, e, n, theta, prims[n], exners[n]);
-      else
-        p = pointwise_pass(eq, q, aux, pi, pi_ref, g, th, e, n, theta);
+      const NodePoint<Eq> p = element_point(eq, q, aux, pi, pi_ref, g, th, e, n, theta, prims, exners);
       Real values[ns];
       const typename Eq::SplitPoint sp = eq.split_point(p.q, p.w, p.a.p_ref);
       Eq::split_values(sp, values);
@@ -176,9 +185,11 @@ void DgOperator<N, Eq>::volume_integral_split_lines(const StateView& q, const St
         }
       }
     }
-    // Curved: J a^d of every node, in direction d's line order.
+    // Curved: J a^d of every node, in direction d's line order. (Plain `if`s on Curved
+    // where the kernel's own captures are read: nvcc does not let a device lambda capture
+    // a variable first inside `if constexpr`.)
     LineMajor<N, 3> jx, jy, jz;
-    if constexpr (Curved) {
+    if (Curved) {
       for (int n = 0; n < L::nodes; ++n) {
         const int i = n % n1, j = (n / n1) % n1, k = n / lines;
         for (int c = 0; c < 3; ++c) {
@@ -203,38 +214,27 @@ void DgOperator<N, Eq>::volume_integral_split_lines(const StateView& q, const St
     const auto gravity_of = [&](const LineMajor<N, 2>& gl) {
       return [&gl](int a, int m, int t) { return gravity_pair(gl[0][a][t], gl[0][m][t], gl[1][a][t], gl[1][m][t]); };
     };
-    // The directions along which phi varies: z on a brick (its x and y lines are level),
-    // every direction on curved elements.
-    const auto lines_along = [&](auto direction, const Real(&w)[n1][n1], const LineMajor<N, ns>& p,
-                                 LineMajor<N, nvar>& acc, const LineMajor<N, 3>& ja, const LineMajor<N, 2>& gl) {
-      constexpr int d = decltype(direction)::value;
-      const auto normal = normal_of(ja, physics::AxisNormal{d});
-      if (gravity && (Curved || d == 2))
-        add_split_lines<d, N, true>(eq, w, p, acc, normal, gravity_of(gl));
-      else
-        add_split_lines<d, N, false>(eq, w, p, acc, normal, 0);
-    };
     // Per node: 0 + the x terms + the y terms + the z terms, each direction's sum carried
     // into the next one's order.
     LineMajor<N, nvar> ax, ay;
     for (int v = 0; v < nvar; ++v)
       for (int a = 0; a < n1; ++a)
         for (int t = 0; t < lines; ++t) ax[v][a][t] = 0;
-    lines_along(std::integral_constant<int, 0>{}, w0, px, ax, jx, gx);
+    split_lines_along<0, N, Curved>(eq, gravity, w0, px, ax, normal_of(jx, physics::AxisNormal{0}), gravity_of(gx));
     for (int v = 0; v < nvar; ++v)
       for (int k = 0; k < n1; ++k)
         for (int j = 0; j < n1; ++j)
           for (int i = 0; i < n1; ++i) ay[v][j][i + n1 * k] = ax[v][i][j + n1 * k];
-    lines_along(std::integral_constant<int, 1>{}, w1, py, ay, jy, gy);
+    split_lines_along<1, N, Curved>(eq, gravity, w1, py, ay, normal_of(jy, physics::AxisNormal{1}), gravity_of(gy));
     for (int v = 0; v < nvar; ++v)
       for (int k = 0; k < n1; ++k)
         for (int j = 0; j < n1; ++j)
           for (int i = 0; i < n1; ++i) ax[v][k][i + n1 * j] = ay[v][j][i + n1 * k];
-    lines_along(std::integral_constant<int, 2>{}, w2, pz, ax, jz, gz);
+    split_lines_along<2, N, Curved>(eq, gravity, w2, pz, ax, normal_of(jz, physics::AxisNormal{2}), gravity_of(gz));
     for (int v = 0; v < nvar; ++v)
       for (int k = 0; k < n1; ++k)
         for (int t = 0; t < lines; ++t) {
-          if constexpr (Curved)
+          if (Curved)
             dq(e, v, t + lines * k) = -ax[v][k][t] * inverse_jacobian(e, t + lines * k);
           else
             dq(e, v, t + lines * k) = -ax[v][k][t];
@@ -267,14 +267,17 @@ void DgOperator<N, Eq>::volume_integral_split(const StateView& dq) {
     const Real s2 = Curved ? 1 : hz(e);
     const typename Eq::SplitPoint here = Eq::split_from([&](int v) { return P(e, v, n); });
     // The direction between node `here` (index a along d) and the node with index m.
+    // (ja names the kernel's metrics outside the `if constexpr` below: nvcc does not let
+    // a device lambda capture a variable first inside one.)
+    const DeviceView<Real***>& ja = metrics;
     const auto normal_of = [&](int d, int first, int stride, auto axis) {
       return [=](int a, int m) {
         if constexpr (Curved) {
           (void)axis;
           const int na = first + a * stride, nb = first + m * stride;
-          return physics::VectorNormal{{Real(0.5) * (metrics(e, 3 * d, na) + metrics(e, 3 * d, nb)),
-                                        Real(0.5) * (metrics(e, 3 * d + 1, na) + metrics(e, 3 * d + 1, nb)),
-                                        Real(0.5) * (metrics(e, 3 * d + 2, na) + metrics(e, 3 * d + 2, nb))}};
+          return physics::VectorNormal{{Real(0.5) * (ja(e, 3 * d, na) + ja(e, 3 * d, nb)),
+                                        Real(0.5) * (ja(e, 3 * d + 1, na) + ja(e, 3 * d + 1, nb)),
+                                        Real(0.5) * (ja(e, 3 * d + 2, na) + ja(e, 3 * d + 2, nb))}};
         } else {
           (void)d, (void)first, (void)stride, (void)a, (void)m;
           return axis;
@@ -301,7 +304,7 @@ void DgOperator<N, Eq>::volume_integral_split(const StateView& dq) {
     add_split_terms<2>(eq, b, P, e, f2, L::n1 * L::n1, k, s2, here, sum, along2,
                        gravity_of(2, f2, L::n1 * L::n1, along2));
     for (int v = 0; v < nvar; ++v) {
-      if constexpr (Curved)
+      if (Curved)  // a plain if: see volume_integral_split_lines
         dq(e, v, n) = -sum[v] * inverse_jacobian(e, n);
       else
         dq(e, v, n) = -sum[v];
