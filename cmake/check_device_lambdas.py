@@ -29,7 +29,7 @@ import re
 import sys
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from check_kernel_math import strip_comments_and_strings  # noqa: E402
+from check_kernel_math import source_files  # noqa: E402
 
 LAMBDA = re.compile(r"\bKOKKOS_(?:CLASS_)?LAMBDA\s*\(")
 IDENT = re.compile(r"[A-Za-z_][A-Za-z_0-9]*")
@@ -169,15 +169,8 @@ def scan_file(rel, code):
 
 def scan_sources(dirs, root):
     problems = []
-    for top in dirs:
-        for path, _, files in os.walk(top):
-            for name in sorted(files):
-                if not name.endswith((".hpp", ".cpp", ".h", ".cc")):
-                    continue
-                full = os.path.join(path, name)
-                rel = os.path.relpath(full, root).replace(os.sep, "/")
-                with open(full, encoding="utf-8", errors="replace") as f:
-                    problems += scan_file(rel, strip_comments_and_strings(f.read()))
+    for rel, code in source_files(dirs, root):
+        problems += scan_file(rel, code)
     return problems
 
 

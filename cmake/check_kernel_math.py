@@ -65,32 +65,36 @@ def base_name(name):
     return name
 
 
-def scan_sources(dirs, root):
-    problems = []
+def source_files(dirs, root):
+    """(name relative to root, text without comments and strings) of every C++ file under dirs."""
     for top in dirs:
         for path, _, files in os.walk(top):
             for name in sorted(files):
                 if not name.endswith((".hpp", ".cpp", ".h", ".cc", ".cu")):
                     continue
                 full = os.path.join(path, name)
-                rel = os.path.relpath(full, root).replace(os.sep, "/")
-                if rel in ALLOWED_FILES:
-                    continue
                 with open(full, encoding="utf-8", errors="replace") as f:
-                    code = strip_comments_and_strings(f.read())
-                for number, line in enumerate(code.split("\n"), 1):
-                    for m in CALL.finditer(line):
-                        prefix = m.group("prefix").replace(" ", "")
-                        if prefix.endswith(("math::", "math::strict::")) and not prefix.endswith(
-                                ("std::math::", "Kokkos::math::")):
-                            continue  # squall::math::NAME, squall::math::strict::NAME
-                        if prefix in (".", ">"):
-                            continue  # a member function of that name
-                        if prefix == "" and re.search(r"(?:\bdouble|\bfloat|\bReal|\bauto|\bint)\s+$", line[:m.start()]):
-                            continue  # a declaration, not a call
-                        problems.append(f"{rel}:{number}: {prefix}{m.group('name')}(...) calls a library "
-                                        f"elementary function; use squall::math::{base_name(m.group('name'))} "
-                                        f"(core/math.hpp)")
+                    yield os.path.relpath(full, root).replace(os.sep, "/"), strip_comments_and_strings(f.read())
+
+
+def scan_sources(dirs, root):
+    problems = []
+    for rel, code in source_files(dirs, root):
+        if rel in ALLOWED_FILES:
+            continue
+        for number, line in enumerate(code.split("\n"), 1):
+            for m in CALL.finditer(line):
+                prefix = m.group("prefix").replace(" ", "")
+                if prefix.endswith(("math::", "math::strict::")) and not prefix.endswith(
+                        ("std::math::", "Kokkos::math::")):
+                    continue  # squall::math::NAME, squall::math::strict::NAME
+                if prefix in (".", ">"):
+                    continue  # a member function of that name
+                if prefix == "" and re.search(r"(?:\bdouble|\bfloat|\bReal|\bauto|\bint)\s+$", line[:m.start()]):
+                    continue  # a declaration, not a call
+                problems.append(f"{rel}:{number}: {prefix}{m.group('name')}(...) calls a library "
+                                f"elementary function; use squall::math::{base_name(m.group('name'))} "
+                                f"(core/math.hpp)")
     return problems
 
 
