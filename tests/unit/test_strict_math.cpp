@@ -254,10 +254,12 @@ TEST_CASE("squall::math routes to the strict functions in a strict build", "[str
 
 namespace {
 /// The six functions of args[i] on the default execution space (a GPU in a CUDA build).
-Kokkos::View<double* [6], Kokkos::HostSpace> evaluate_in_kernel(const std::vector<double>& args) {
+/// LayoutRight on both sides: a CUDA view's default layout is LayoutLeft, whose host
+/// mirror would not convert to the host's default.
+Kokkos::View<double* [6], Kokkos::LayoutRight, Kokkos::HostSpace> evaluate_in_kernel(const std::vector<double>& args) {
   const int n = static_cast<int>(args.size());
   Kokkos::View<double*> x("x", n);
-  Kokkos::View<double* [6]> y("y", n);
+  Kokkos::View<double* [6], Kokkos::LayoutRight> y("y", n);
   auto x_host = Kokkos::create_mirror_view(x);
   for (int i = 0; i < n; ++i) x_host(i) = args[i];
   Kokkos::deep_copy(x, x_host);
