@@ -1,6 +1,7 @@
 # SQUALL_STRICT_MATH: refuse the flags that would let a compiler round differently from
 # IEEE 754 (fast-math and its parts, fused multiply-adds, flush-to-zero), and after the
 # build check that no kernel calls a library elementary function (check_kernel_math.py).
+# The same function checks the kernels against nvcc's rules (check_device_lambdas.py).
 message(STATUS "Squall: strict math ${SQUALL_STRICT_MATH} (-DSQUALL_STRICT_MATH; ON: the same bits on every CPU and GPU)")
 
 if(SQUALL_STRICT_MATH)
@@ -31,10 +32,13 @@ if(NOT Python3_Interpreter_FOUND)
   message(WARNING "Squall: no python3, so the build does not check kernels for library math calls")
 endif()
 
-# squall_check_kernel_math(LIBS...): after LIBS are built, fail the build if the sources
-# of physics/, solver/, mesh/, cases/ or core/ call std::exp & co. directly, and (strict
-# math) if LIBS reference a libm elementary function.
-function(squall_check_kernel_math)
+# squall_check_kernel_sources(LIBS...): two checks of the kernel sources (core/, physics/,
+# solver/, mesh/, cases/), each failing the build:
+# - after LIBS are built, that no source calls std::exp & co. directly and (strict math,
+#   host backends) that LIBS reference no libm elementary function (check_kernel_math.py);
+# - that no kernel lambda breaks nvcc's rules, which a host-only build (Serial, as in CI)
+#   would accept (check_device_lambdas.py).
+function(squall_check_kernel_sources)
   if(NOT Python3_Interpreter_FOUND)
     return()
   endif()
@@ -47,18 +51,28 @@ function(squall_check_kernel_math)
       list(APPEND _objects "$<TARGET_FILE:${_lib}>")
     endforeach()
   endif()
-  set(_stamp "${PROJECT_BINARY_DIR}/kernel_math_checked.stamp")
   set(_src "${PROJECT_SOURCE_DIR}")
-  file(GLOB_RECURSE _sources CONFIGURE_DEPENDS "${_src}/core/*pp" "${_src}/physics/*pp" "${_src}/solver/*pp"
-       "${_src}/mesh/*pp" "${_src}/cases/*pp")
+  set(_dirs "${_src}/core" "${_src}/physics" "${_src}/solver" "${_src}/mesh" "${_src}/cases")
+  set(_globs ${_dirs})
+  list(TRANSFORM _globs APPEND "/*pp")
+  file(GLOB_RECURSE _sources CONFIGURE_DEPENDS ${_globs})
+  set(_stamp "${PROJECT_BINARY_DIR}/kernel_math_checked.stamp")
   add_custom_command(
     OUTPUT "${_stamp}"
-    COMMAND "${Python3_EXECUTABLE}" "${_src}/cmake/check_kernel_math.py" --root "${_src}"
-            --sources "${_src}/core" "${_src}/physics" "${_src}/solver" "${_src}/mesh" "${_src}/cases"
+    COMMAND "${Python3_EXECUTABLE}" "${_src}/cmake/check_kernel_math.py" --root "${_src}" --sources ${_dirs}
             --objects ${_objects} --nm "${CMAKE_NM}"
     COMMAND "${CMAKE_COMMAND}" -E touch "${_stamp}"
     DEPENDS "${_src}/cmake/check_kernel_math.py" ${_sources} ${ARGN}
     COMMENT "Checking that kernels take their elementary functions from squall::math"
     VERBATIM)
   add_custom_target(squall_kernel_math_check ALL DEPENDS "${_stamp}")
+  set(_stamp "${PROJECT_BINARY_DIR}/device_lambdas_checked.stamp")
+  add_custom_command(
+    OUTPUT "${_stamp}"
+    COMMAND "${Python3_EXECUTABLE}" "${_src}/cmake/check_device_lambdas.py" --root "${_src}" --sources ${_dirs}
+    COMMAND "${CMAKE_COMMAND}" -E touch "${_stamp}"
+    DEPENDS "${_src}/cmake/check_device_lambdas.py" "${_src}/cmake/check_kernel_math.py" ${_sources}
+    COMMENT "Checking kernel lambdas against nvcc's rules"
+    VERBATIM)
+  add_custom_target(squall_device_lambda_check ALL DEPENDS "${_stamp}")
 endfunction()
