@@ -50,6 +50,7 @@ template <>
 struct NativeVector<pack_width> {
   typedef double type __attribute__((vector_size(sizeof(double) * pack_width)));
   typedef std::int64_t mask __attribute__((vector_size(sizeof(double) * pack_width)));
+  typedef std::uint64_t bits __attribute__((vector_size(sizeof(double) * pack_width)));
 };
 #endif
 
@@ -257,11 +258,35 @@ inline Pack<W> pow(const Pack<W>& x, Real y) {
 namespace strict {
 
 /// log_bounded (core/strict_math.hpp) lane by lane, with the same bits: each lane's
-/// exponent and mantissa split as the scalar form makes it, the division and the series
-/// in the lanes (the same operations in the same order), NaN where the scalar form
-/// returns it.
+/// exponent and mantissa split as the scalar form makes it (with the compiler's vector
+/// types, by integer operations on all lanes at once: a quarter of the instructions of
+/// the split lane by lane), the division and the series in the lanes (the same operations
+/// in the same order), NaN where the scalar form returns it.
 template <int W>
 inline Pack<W> log_bounded(const Pack<W>& x) {
+#if SQUALL_VECTOR_EXTENSIONS
+  // The exponent and mantissa in the lanes, with integer operations on the bits: e + 1023
+  // (at most 2046) goes into the mantissa of 2^52, which then less 2^52 + 1023 is e as a
+  // double, exactly; m * 0.5 and e + 1 are exact too. So each lane holds the scalar bits.
+  using D = typename NativeVector<W>::type;
+  using U = typename NativeVector<W>::bits;
+  const auto valid = (x.v >= 2.2250738585072014e-308) & (x.v < detail::inf());
+  const D one = Pack<W>(1.0).v;
+  const D xs = valid ? x.v : one;
+  U u;
+  std::memcpy(&u, &xs, sizeof u);
+  const U mantissa_bits = (u & 0x000FFFFFFFFFFFFFull) | 0x3FF0000000000000ull;  // [1, 2)
+  const U exponent_bits = (u >> 52) | 0x4330000000000000ull;                     // 2^52 + e + 1023
+  D mantissa, biased;
+  std::memcpy(&mantissa, &mantissa_bits, sizeof mantissa);
+  std::memcpy(&biased, &exponent_bits, sizeof biased);
+  D exponent = biased - Pack<W>(4503599627371519.0).v;  // 2^52 + 1023
+  const auto high = mantissa > Pack<W>(1.4142135623730951).v;
+  mantissa = high ? mantissa * Pack<W>(0.5).v : mantissa;
+  exponent = high ? exponent + one : exponent;
+  const Pack<W> m = Pack<W>::of(mantissa), e = Pack<W>::of(exponent);
+  const Mask<W> ok{valid};
+#else
   Real exponent[W], mantissa[W];
   bool valid[W];
   for (int l = 0; l < W; ++l) {
@@ -278,10 +303,11 @@ inline Pack<W> log_bounded(const Pack<W>& x) {
   }
   const Pack<W> m = Pack<W>::gather([&](int l) { return mantissa[l]; });
   const Pack<W> e = Pack<W>::gather([&](int l) { return exponent[l]; });
+  const Mask<W> ok = Mask<W>::gather([&](int l) { return valid[l]; });
+#endif
   const Pack<W> s = (m - 1.0) / (m + 1.0), z = s * s;
   const Pack<W> series = 1.0 + z * ((1.0 / 3.0) + z * ((1.0 / 5.0) + z * ((1.0 / 7.0) + z * (1.0 / 9.0))));
   const Pack<W> r = e * 0x1.62e42fefa39efp-1 + 2.0 * s * series;
-  const Mask<W> ok = Mask<W>::gather([&](int l) { return valid[l]; });
   return select(ok, r, Pack<W>(detail::from_bits(0x7FF8000000000000ull)));
 }
 
