@@ -134,9 +134,10 @@ void primitives_in_packs(const Eq& eq, const StateView& q, const AuxView& aux, c
   const bool near = theta && pi_ref.extent(0) > 0;  // gradient_exner's series
   int n = 0;
   for (; n + W <= Nodes; n += W) {
+    // The views are LayoutRight, node index last: a pack's nodes lie side by side.
     typename Eq::template ConsOf<P> c;
-    for (int v = 0; v < Eq::nvar; ++v) c[v] = P::gather([&](int l) { return q(e, v, n + l); });
-    eq.primitives(c, P::gather([&](int l) { return aux(e, Eq::a_phi, n + l); }), w + n);
+    for (int v = 0; v < Eq::nvar; ++v) c[v] = P::load(&q(e, v, n));
+    eq.primitives(c, P::load(&aux(e, Eq::a_phi, n)), w + n);
     if (near) {
       const P pe = eq.exner_near(P::gather([&](int l) { return w[n + l].p; }),
                                  P::gather([&](int l) { return aux(e, Eq::a_p_ref, n + l); }),
