@@ -96,17 +96,45 @@ Real max_wave_speed(const Eq& eq, const dg::StateView& q, const dg::AuxView& aux
   return global;
 }
 
+/// The largest node_wave_speed of element e's nodes (host backends, moist air), with
+/// their primitive variables formed in packs first (dg::primitives_in_packs: the
+/// saturation test in the lanes, the same bits node by node); the maximum is exact, so
+/// the same as over the nodes one by one.
+template <int N, class Eq>
+Real element_wave_speed(const Eq& eq, const dg::StateView& q, const dg::AuxView& aux, int e) {
+  using L = dg::Layout<N>;
+  typename Eq::Prim w[L::nodes];
+  Real exner[L::nodes];
+  dg::primitives_in_packs<L::nodes>(eq, q, aux, DeviceView<Real**>(), false, e, w, exner);
+  Real largest = 0;
+  for (int n = 0; n < L::nodes; ++n) {
+    Real v = Real(INFINITY);
+    if (eq.is_physical(dg::load<Eq>(q, e, n), w[n])) {
+      v = 0;
+      for (int d = 0; d < 3; ++d) v = math::max(v, eq.max_wave_speed(w[n], d));
+    }
+    if (v > largest) largest = v;
+  }
+  return largest;
+}
+
 /// out(m) = the largest node_wave_speed of member m's nodes on this rank, for the members
 /// of a batch, whose elements are `per_member` after one another: one launch for all on
-/// a device.
+/// a device. Moist air on host backends takes an element at a time (element_wave_speed).
 template <int N, class Eq>
 void member_wave_speeds(const Eq& eq, const dg::StateView& q, const dg::AuxView& aux, int per_member,
                         const DeviceView<Real*>& out) {
   using L = dg::Layout<N>;
-  parallel_max_groups("solver::member_max_wave_speed", per_member * L::nodes, out,
-                      KOKKOS_LAMBDA(const int m, const int i) {
-                        return node_wave_speed(eq, q, aux, m * per_member + i / L::nodes, i % L::nodes);
-                      });
+  if constexpr (host_backend && Eq::moist) {
+    parallel_max_groups("solver::member_max_wave_speed", per_member, out, [=](const int m, const int i) {
+      return element_wave_speed<N>(eq, q, aux, m * per_member + i);
+    });
+  } else {
+    parallel_max_groups("solver::member_max_wave_speed", per_member * L::nodes, out,
+                        KOKKOS_LAMBDA(const int m, const int i) {
+                          return node_wave_speed(eq, q, aux, m * per_member + i / L::nodes, i % L::nodes);
+                        });
+  }
 }
 
 /// Moist air: rho q_t >= 0 at every node after a step, by the scaling limiter of Zhang &
