@@ -70,18 +70,22 @@ std::string check_physical(const Eq& eq, const dg::StateView& q, const dg::AuxVi
   return outcome.message;
 }
 
-/// The largest |u_d| + c over the directions at node n of element e; +infinity at a
-/// non-physical node (check_physical's test), so that the pass that gives the next time
-/// step checks the state too.
+/// The largest |u_d| + c over the directions at a point of state s and primitive
+/// variables w; +infinity at a non-physical point (check_physical's test), so that the
+/// pass that gives the next time step checks the state too.
 template <class Eq>
-KOKKOS_INLINE_FUNCTION Real node_wave_speed(const Eq& eq, const dg::StateView& q, const dg::AuxView& aux, int e,
-                                            int n) {
-  const typename Eq::Cons s = dg::load<Eq>(q, e, n);
-  const typename Eq::Prim w = eq.primitive(s, aux(e, Eq::a_phi, n));
+KOKKOS_INLINE_FUNCTION Real point_wave_speed(const Eq& eq, const typename Eq::Cons& s, const typename Eq::Prim& w) {
   if (!eq.is_physical(s, w)) return Real(INFINITY);
   Real v = 0;
   for (int d = 0; d < 3; ++d) v = math::max(v, eq.max_wave_speed(w, d));
   return v;
+}
+/// point_wave_speed at node n of element e, its primitive variables formed here.
+template <class Eq>
+KOKKOS_INLINE_FUNCTION Real node_wave_speed(const Eq& eq, const dg::StateView& q, const dg::AuxView& aux, int e,
+                                            int n) {
+  const typename Eq::Cons s = dg::load<Eq>(q, e, n);
+  return point_wave_speed(eq, s, eq.primitive(s, aux(e, Eq::a_phi, n)));
 }
 
 /// Largest node_wave_speed over all nodes and ranks (a maximum is exact, hence
@@ -108,11 +112,7 @@ Real element_wave_speed(const Eq& eq, const dg::StateView& q, const dg::AuxView&
   dg::primitives_in_packs<L::nodes>(eq, q, aux, DeviceView<Real**>(), false, e, w, exner);
   Real largest = 0;
   for (int n = 0; n < L::nodes; ++n) {
-    Real v = Real(INFINITY);
-    if (eq.is_physical(dg::load<Eq>(q, e, n), w[n])) {
-      v = 0;
-      for (int d = 0; d < 3; ++d) v = math::max(v, eq.max_wave_speed(w[n], d));
-    }
+    const Real v = point_wave_speed(eq, dg::load<Eq>(q, e, n), w[n]);
     if (v > largest) largest = v;
   }
   return largest;
