@@ -158,13 +158,21 @@ struct OneElement {
 
 /// W elements side by side, one per lane of Pack<W> (host backends, core/simd.hpp): the
 /// element kernel forms their nodes at once, each lane with OneElement's arithmetic, so
-/// with the same bits. `gvars` holds their gradient variables, (variable, node), copied
-/// from the view into a local array first.
+/// with the same bits. What the kernel reads of them node by node is copied from the
+/// views into local arrays first, a view's values lane by lane in memory order (a few
+/// memory streams at a time instead of one per lane and variable): `gvars` holds their
+/// gradient variables and `state` their state, (variable, node); `phi` the geopotential
+/// and `exner` Pi(p) per node (where the pointwise pass stored it); `thermo` the
+/// pointwise pass's thermo_values, (value, node).
 template <int W>
 struct ElementPack {
   using Scalar = Pack<W>;
   int e[W];
-  const Pack<W>* gvars;
+  const Pack<W>* gvars = nullptr;
+  const Pack<W>* state = nullptr;
+  const Pack<W>* phi = nullptr;
+  const Pack<W>* exner = nullptr;
+  const Pack<W>* thermo = nullptr;
 };
 
 /// The pointwise types of equation set Eq for one point (S = Real) or a pack of points.
@@ -274,7 +282,7 @@ struct NodeViscousFlux {
     if constexpr (std::is_same_v<R, OneElement>)
       if (curved) to_physical(node.gr, r.e, n);
     node.w = primitive_at(local, r, n);
-    node.exner_p = !need_exner ? S(1) : pi.extent(0) > 0 ? per_node(pi, r, n) : local.exner(node.w.p);
+    node.exner_p = !need_exner ? S(1) : pi.extent(0) > 0 ? stored_exner(r, n) : local.exner(node.w.p);
     node.nu_t = closure.at_element(per_element(width, r), per_element(model, r))
                     .nu_t(local, node.w, node.exner_p, node.gr, cloud_edge(r, i, j));
     node.nu_total = nu + node.nu_t, node.kappa_total = kappa + node.nu_t / closure.prandtl_t;
@@ -375,12 +383,17 @@ struct NodeViscousFlux {
   template <int W>
   typename PointTypes<Eq, Pack<W>>::Prim primitive_at(const Eq& local, const ElementPack<W>& r, int n) const {
     typename PointTypes<Eq, Pack<W>>::Cons s;
-    for (int v = 0; v < Eq::nvar; ++v) s[v] = Pack<W>::gather([&](int l) { return q(r.e[l], v, n); });
-    const Pack<W> phi = Pack<W>::gather([&](int l) { return aux(r.e[l], Eq::a_phi, n); });
+    for (int v = 0; v < Eq::nvar; ++v) s[v] = r.state[v * L::nodes + n];
     if constexpr (Eq::nthermo > 0)  // as node_primitive: the pointwise pass's thermo_values
-      return local.primitive_from(s, phi, [&](int k) { return Pack<W>::gather([&](int l) { return th(r.e[l], n, k); }); });
+      return local.primitive_from(s, r.phi[n], [&](int k) { return r.thermo[k * L::nodes + n]; });
     else
-      return local.primitive(s, phi);
+      return local.primitive(s, r.phi[n]);
+  }
+  /// Pi(p) of node n as the gradient pass stored it.
+  KOKKOS_FORCEINLINE_FUNCTION Real stored_exner(const OneElement& r, int n) const { return pi(r.e, n); }
+  template <int W>
+  Pack<W> stored_exner(const ElementPack<W>& r, int n) const {
+    return r.exner[n];
   }
   KOKKOS_FORCEINLINE_FUNCTION void note_max(const OneElement& r, Real largest) const {
     Kokkos::atomic_fetch_max(&element_max(r.e), largest);  // exact: any order
@@ -679,9 +692,10 @@ struct ViscousElementKernel {
           for (int v = first_viscous; v < nvar; ++v) {
             S sum = partial[v - first_viscous][n];
             sum += s2 * derivative_at(b, along_z, e, v - first_viscous, i, j, k, 2);
-            add_divergence(r, v, n, sum);
+            partial[v - first_viscous][n] = sum;
           }
         }
+    add_divergences(r, partial);
     return largest;
   }
   /// F_v's trace (face lf, component v, face node m) of one element or a pack's.
@@ -692,13 +706,23 @@ struct ViscousElementKernel {
   void put_trace(const ElementPack<W>& r, int lf, int v, int m, const Pack<W>& value) const {
     for (int l = 0; l < W; ++l) T(r.e[l], lf, v, m) = value[l];
   }
-  /// dq += the viscous divergence `sum` (curved: over J) at node n of component v.
-  KOKKOS_FORCEINLINE_FUNCTION void add_divergence(const OneElement& r, int v, int n, Real sum) const {
-    dq(r.e, v, n) += nv.curved ? nv.inverse_jacobian(r.e, n) * sum : sum;
+  /// dq += the viscous divergences `sum` (v - first_viscous, node; curved: over J).
+  KOKKOS_FORCEINLINE_FUNCTION void add_divergences(const OneElement& r, const Real (&sum)[nvflux][L::nodes]) const {
+    for (int v = first_viscous; v < nvar; ++v)
+      for (int n = 0; n < L::nodes; ++n) {
+        const Real s = sum[v - first_viscous][n];
+        dq(r.e, v, n) += nv.curved ? nv.inverse_jacobian(r.e, n) * s : s;
+      }
   }
   template <int W>
-  void add_divergence(const ElementPack<W>& r, int v, int n, const Pack<W>& sum) const {
-    for (int l = 0; l < W; ++l) dq(r.e[l], v, n) += sum[l];  // packs are not formed on curved meshes
+  void add_divergences(const ElementPack<W>& r, const Pack<W> (&sum)[nvflux][L::nodes]) const {
+    // Element by element and component by component, in memory order (packs are not
+    // formed on curved meshes).
+    for (int l = 0; l < W; ++l)
+      for (int v = first_viscous; v < nvar; ++v) {
+        Real* const out = &dq(r.e[l], v, 0);
+        for (int n = 0; n < L::nodes; ++n) out[n] += sum[v - first_viscous][n][l];
+      }
   }
 };
 
@@ -788,6 +812,29 @@ struct ViscousPackKernel {
       for (int n = 0; n < L::nodes; ++n)
         g[c * L::nodes + n] = Pack<W>::gather([&](int l) { return k.nv.g(r.e[l], c, n); });
     r.gvars = g;
+    // The state, geopotential, stored Pi(p) and thermo_values the nodes' primitive
+    // variables are formed from, in the same way.
+    const auto& nv = k.nv;
+    Pack<W> state[Eq::nvar * L::nodes], phi[L::nodes];
+    for (int v = 0; v < Eq::nvar; ++v)
+      for (int n = 0; n < L::nodes; ++n)
+        state[v * L::nodes + n] = Pack<W>::gather([&](int l) { return nv.q(r.e[l], v, n); });
+    for (int n = 0; n < L::nodes; ++n) phi[n] = Pack<W>::gather([&](int l) { return nv.aux(r.e[l], Eq::a_phi, n); });
+    r.state = state, r.phi = phi;
+    Pack<W> exner[L::nodes];
+    if (nv.need_exner && nv.pi.extent(0) > 0) {
+      for (int n = 0; n < L::nodes; ++n) exner[n] = Pack<W>::gather([&](int l) { return nv.pi(r.e[l], n); });
+      r.exner = exner;
+    }
+    constexpr int nthermo = Eq::nthermo > 0 ? Eq::nthermo : 1;
+    Pack<W> thermo[nthermo * L::nodes];
+    if constexpr (Eq::nthermo > 0) {
+      const int stored = static_cast<int>(nv.th.extent(2));  // eq.thermo_count()
+      for (int n = 0; n < L::nodes; ++n)
+        for (int x = 0; x < stored; ++x)
+          thermo[x * L::nodes + n] = Pack<W>::gather([&](int l) { return nv.th(r.e[l], n, x); });
+      r.thermo = thermo;
+    }
     const Pack<W> lanes = k.by_planes(r);
     for (int l = 0; l < W; ++l) largest = math::max(largest, lanes[l]);
     return largest;
