@@ -18,6 +18,11 @@
 #include "core/math.hpp"
 #include "core/types.hpp"
 
+#if (defined(__GNUC__) || defined(__clang__)) && (defined(__AVX__) || defined(__SSE2__)) && \
+    !defined(__CUDACC__) && !defined(__HIPCC__)
+#include <immintrin.h>
+#endif
+
 #ifndef SQUALL_VECTOR_EXTENSIONS  // -DSQUALL_VECTOR_EXTENSIONS=0 builds the plain arrays
 #if (defined(__GNUC__) || defined(__clang__)) && !defined(__CUDACC__) && !defined(__HIPCC__)
 #define SQUALL_VECTOR_EXTENSIONS 1
@@ -246,6 +251,19 @@ namespace math {
 /// scalar math::pow of each lane.
 template <int W>
 inline Pack<W> sqrt(const Pack<W>& x) {
+#if SQUALL_VECTOR_EXTENSIONS
+  // The instruction that takes all lanes at once where the target has it: IEEE square
+  // roots, correctly rounded, so each lane holds the bits of the scalar sqrtsd.
+#if defined(__AVX512F__)
+  if constexpr (W == 8) return Pack<W>::of(_mm512_sqrt_pd(x.v));
+#endif
+#if defined(__AVX__)
+  if constexpr (W == 4) return Pack<W>::of(_mm256_sqrt_pd(x.v));
+#endif
+#if defined(__SSE2__)
+  if constexpr (W == 2) return Pack<W>::of(_mm_sqrt_pd(x.v));
+#endif
+#endif
   return Pack<W>::gather([&](int l) { return math::sqrt(x[l]); });
 }
 template <int W>

@@ -10,6 +10,7 @@
 #include <cstring>
 #include <limits>
 #include <random>
+#include <vector>
 
 #include "core/simd.hpp"
 #include "physics/closures.hpp"
@@ -76,6 +77,32 @@ TEST_CASE("packs: lane-wise arithmetic has the scalar bits", "[simd]") {
   // A broadcast keeps the sign of zero (0 + x would not).
   CHECK(std::signbit(P(-0.0)[0]));
   CHECK(std::signbit(P(-0.0)[W - 1]));
+}
+
+TEST_CASE("packs: the square root of every lane has the scalar bits", "[simd]") {
+  // Pack sqrt takes all lanes in one instruction where the target has it: the special
+  // values, subnormals and a sweep over the binades, each value in every lane.
+  const double inf = std::numeric_limits<double>::infinity();
+  const double nan = std::numeric_limits<double>::quiet_NaN();
+  std::vector<double> x = {0.0, -0.0, 1.0, 2.0, -1.0, inf, -inf, nan, -nan,
+                           std::numeric_limits<double>::denorm_min(), std::numeric_limits<double>::min(),
+                           std::numeric_limits<double>::max(), 1e-300, 4.9406564584124654e-320};
+  std::mt19937_64 random(7);
+  std::uniform_real_distribution<double> mantissa(1.0, 2.0);
+  for (int e = -1074; e <= 1023; e += 3) x.push_back(std::ldexp(mantissa(random), e));
+  int checked = 0;
+  for (std::size_t i = 0; i < x.size(); ++i)
+    for (int shift = 0; shift < W; ++shift) {
+      const P p = P::gather([&](int l) { return x[(i + l + shift) % x.size()]; });
+      const P r = math::sqrt(p);
+      for (int l = 0; l < W; ++l) {
+        const double v = x[(i + l + shift) % x.size()];
+        INFO("sqrt(" << v << ") in lane " << l);
+        CHECK(same_bits(r[l], math::sqrt(v)));
+        ++checked;
+      }
+    }
+  CHECK(checked > 2000);
 }
 
 TEST_CASE("packs: dry air and the closures, lane by lane as the scalar code", "[simd]") {
