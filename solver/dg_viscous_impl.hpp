@@ -491,8 +491,11 @@ NodeViscousFlux<N, Eq, ClosureModel> DgOperator<N, Eq>::node_viscous_flux(const 
                                       diffusivity_, tracer_diffusivity_,
                                       schmidt_t_,
                                       lifted_gradients(),
-                                      // Pi(p) once per node, for theta diffusion and Smagorinsky.
-                                      theta_diffusion_ || closure_ == Closure::smagorinsky, theta_diffusion_,
+                                      // Pi(p) once per node, for theta diffusion and Smagorinsky's
+                                      // N^2, which gravity 0 makes 0 whatever theta is (the
+                                      // same bits with Pi = 1, without a pow per node).
+                                      theta_diffusion_ || (closure_ == Closure::smagorinsky && gravity_ != 0),
+                                      theta_diffusion_,
                                       closure, cloud_interior_, curved_, metrics_, inverse_jacobian_,
                                       element_diffusivity_};
   return nv;
