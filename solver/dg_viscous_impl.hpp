@@ -369,14 +369,6 @@ struct NodeViscousFlux {
   static Pack<W> per_element(const V& v, const ElementPack<W>& r) {
     return Pack<W>::gather([&](int l) { return v(r.e[l]); });
   }
-  template <class V>
-  KOKKOS_FORCEINLINE_FUNCTION static Real per_node(const V& v, const OneElement& r, int n) {
-    return v(r.e, n);
-  }
-  template <class V, int W>
-  static Pack<W> per_node(const V& v, const ElementPack<W>& r, int n) {
-    return Pack<W>::gather([&](int l) { return v(r.e[l], n); });
-  }
   KOKKOS_FORCEINLINE_FUNCTION typename Eq::Prim primitive_at(const Eq& local, const OneElement& r, int n) const {
     return node_primitive(local, load<Eq>(q, r.e, n), aux(r.e, Eq::a_phi, n), th, r.e, n);
   }
@@ -829,8 +821,7 @@ struct ViscousPackKernel {
       for (int n = 0; n < L::nodes; ++n) exner[n] = Pack<W>::gather([&](int l) { return nv.pi(r.e[l], n); });
       r.exner = exner;
     }
-    constexpr int nthermo = Eq::nthermo > 0 ? Eq::nthermo : 1;
-    Pack<W> thermo[nthermo * L::nodes];
+    Pack<W> thermo[Eq::nthermo > 0 ? Eq::nthermo * L::nodes : 1];
     if constexpr (Eq::nthermo > 0) {
       const int stored = static_cast<int>(nv.th.extent(2));  // eq.thermo_count()
       for (int n = 0; n < L::nodes; ++n)
