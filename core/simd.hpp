@@ -247,8 +247,8 @@ struct is_pack<Pack<W>> : std::true_type {};
 namespace math {
 
 /// Lane-wise forms of the functions the pointwise physics calls; sqrt is correctly
-/// rounded, max is `a > b ? a : b` lane by lane (NaNs as in the scalar form), pow is the
-/// scalar math::pow of each lane.
+/// rounded, max is `a > b ? a : b` lane by lane (NaNs as in the scalar form), abs clears
+/// the sign bit, pow is the scalar math::pow of each lane.
 template <int W>
 inline Pack<W> sqrt(const Pack<W>& x) {
 #if SQUALL_VECTOR_EXTENSIONS
@@ -268,6 +268,20 @@ inline Pack<W> sqrt(const Pack<W>& x) {
 }
 template <int W>
 inline Pack<W> max(const Pack<W>& a, const Pack<W>& b) { return select(a > b, a, b); }
+/// |x| lane by lane: the sign bit cleared, as fabs does (-0 and NaNs included).
+template <int W>
+inline Pack<W> abs(const Pack<W>& x) {
+#if SQUALL_VECTOR_EXTENSIONS
+  typename NativeVector<W>::bits u;
+  std::memcpy(&u, &x.v, sizeof u);
+  u &= 0x7FFFFFFFFFFFFFFFull;
+  Pack<W> r;
+  std::memcpy(&r.v, &u, sizeof u);
+  return r;
+#else
+  return Pack<W>::gather([&](int l) { return math::abs(x[l]); });
+#endif
+}
 template <int W>
 inline Pack<W> pow(const Pack<W>& x, Real y) {
   return Pack<W>::gather([&](int l) { return math::pow(x[l], y); });

@@ -55,12 +55,15 @@ struct AxisNormal {
 struct VectorNormal {
   Real n[3];
 };
-KOKKOS_INLINE_FUNCTION Real normal_component(const Real u[3], AxisNormal n) { return u[n.d]; }
+/// Of a point, or of a pack of points (S = Pack<W>) along an axis.
+template <class S>
+KOKKOS_INLINE_FUNCTION S normal_component(const S u[3], AxisNormal n) { return u[n.d]; }
 KOKKOS_INLINE_FUNCTION Real normal_component(const Real u[3], const VectorNormal& n) {
   return u[0] * n.n[0] + u[1] * n.n[1] + u[2] * n.n[2];
 }
 /// m += s n for the three momentum components m[0..2].
-KOKKOS_INLINE_FUNCTION void add_along(Real* m, Real s, AxisNormal n) { m[n.d] += s; }
+template <class S>
+KOKKOS_INLINE_FUNCTION void add_along(S* m, const nondeduced<S>& s, AxisNormal n) { m[n.d] += s; }
 KOKKOS_INLINE_FUNCTION void add_along(Real* m, Real s, const VectorNormal& n) {
   for (int i = 0; i < 3; ++i) m[i] += s * n.n[i];
 }
@@ -234,7 +237,8 @@ struct DryAir {
   template <class S>
   KOKKOS_INLINE_FUNCTION S temperature(const S& e_int) const { return gas.T_0 + e_int / gas.cv_d; }
   /// c = sqrt(gamma R_d T).
-  KOKKOS_INLINE_FUNCTION Real sound_speed(Real T) const { return math::sqrt(gas.gamma_R_d * T); }
+  template <class S>
+  KOKKOS_INLINE_FUNCTION S sound_speed(const S& T) const { return math::sqrt(gas.gamma_R_d * T); }
   /// Exner function, Pi = (p / p_0)^(R_d / c_p).
   template <class S>
   KOKKOS_INLINE_FUNCTION S exner(const S& p) const { return math::pow(p / gas.p_0, gas.kappa_d); }
@@ -289,10 +293,12 @@ struct DryAir {
 
   /// Flux along the unit normal n of the state q with primitives w and reference
   /// pressure p_ref: F.n = (rho u_n, rho u u_n + (p - p_ref) n, (rho e + p) u_n).
-  template <class Normal>
-  KOKKOS_INLINE_FUNCTION Cons flux(const Cons& q, const Prim& w, Real p_ref, const Normal& n) const {
-    Cons f;
-    const Real un = normal_component(w.u, n);
+  /// Of a point, or of a pack of points (C = ConsOf<Pack<W>>) along an axis; w may be any
+  /// primitive type with this set's u and p (moist air's: the flux reads nothing else).
+  template <class C, class P, class Normal>
+  KOKKOS_INLINE_FUNCTION C flux(const C& q, const P& w, const scalar_of<P>& p_ref, const Normal& n) const {
+    C f;
+    const scalar_of<P> un = normal_component(w.u, n);
     f[i_rho] = q[i_rho] * un;
     f[i_rhou] = q[i_rhou] * un;
     f[i_rhov] = q[i_rhov] * un;
@@ -306,9 +312,10 @@ struct DryAir {
     return flux(q, w, p_ref, AxisNormal{d});
   }
 
-  /// Largest wave speed along the unit normal n, |u_n| + c.
-  template <class Normal>
-  KOKKOS_INLINE_FUNCTION Real max_wave_speed(const Prim& w, const Normal& n) const {
+  /// Largest wave speed along the unit normal n, |u_n| + c (of a point, or of a pack of
+  /// points along an axis).
+  template <class P, class Normal>
+  KOKKOS_INLINE_FUNCTION scalar_of<P> max_wave_speed(const P& w, const Normal& n) const {
     return math::abs(normal_component(w.u, n)) + sound_speed(w.T);
   }
   KOKKOS_INLINE_FUNCTION Real max_wave_speed(const Prim& w, int d) const { return max_wave_speed(w, AxisNormal{d}); }

@@ -123,7 +123,8 @@ struct MoistAir {
   Pack<W> exner_near(const Pack<W>& p, const Pack<W>& p_ref, const Pack<W>& exner_ref) const {
     return thermo.exner_near(p, p_ref, exner_ref);
   }
-  KOKKOS_INLINE_FUNCTION Real sound_speed(Real T, const PhasePartition& q) const {
+  template <class S>
+  KOKKOS_INLINE_FUNCTION S sound_speed(const S& T, const BasicPhasePartition<S>& q) const {
     return math::sqrt(thermo.cp(q) / thermo.cv(q) * thermo.gas_constant(q) * T);
   }
 
@@ -231,10 +232,11 @@ struct MoistAir {
     return s;
   }
 
-  /// F.n: DryAir's, with rho q_t u_n carried like a tracer.
-  template <class Normal>
-  KOKKOS_INLINE_FUNCTION Cons flux(const Cons& q, const Prim& w, Real p_ref, const Normal& n) const {
-    return Carrier{gas}.flux(q, carrier_prim(w), p_ref, n);
+  /// F.n: DryAir's, with rho q_t u_n carried like a tracer (of a point, or of a pack of
+  /// points along an axis; DryAir::flux reads the velocity and pressure of w).
+  template <class C, class P, class Normal>
+  KOKKOS_INLINE_FUNCTION C flux(const C& q, const P& w, const scalar_of<P>& p_ref, const Normal& n) const {
+    return Carrier{gas}.flux(q, w, p_ref, n);
   }
   KOKKOS_INLINE_FUNCTION Cons flux(const Cons& q, const Prim& w, Real p_ref, int d) const {
     return flux(q, w, p_ref, AxisNormal{d});
@@ -242,8 +244,8 @@ struct MoistAir {
 
   /// |u_n| + c with the frozen sound speed of the mixture, sqrt(c_pm / c_vm R_m T) (an
   /// upper bound of the equilibrium one).
-  template <class Normal>
-  KOKKOS_INLINE_FUNCTION Real max_wave_speed(const Prim& w, const Normal& n) const {
+  template <class P, class Normal>
+  KOKKOS_INLINE_FUNCTION scalar_of<P> max_wave_speed(const P& w, const Normal& n) const {
     return math::abs(normal_component(w.u, n)) + sound_speed(w.T, w.partition());
   }
   KOKKOS_INLINE_FUNCTION Real max_wave_speed(const Prim& w, int d) const { return max_wave_speed(w, AxisNormal{d}); }

@@ -240,6 +240,77 @@ KOKKOS_INLINE_FUNCTION void interior_face_node(const Eq& eq, const StateView& q,
   }
 }
 
+/// The primitive variables of a pack of nodes n[0 .. W) of element e (host kernels):
+/// node_primitive lane by lane, the same bits.
+template <class Eq, int W>
+typename Eq::template PrimOf<Pack<W>> pack_primitive(const Eq& eq, const typename Eq::template ConsOf<Pack<W>>& c,
+                                                     const Pack<W>& phi, const DeviceView<Real***>& th, int e,
+                                                     const int* n) {
+  if constexpr (Eq::nthermo > 0) {
+    return eq.primitive_from(c, phi, [&](int k) { return Pack<W>::gather([&](int l) { return th(e, n[l], k); }); });
+  } else {
+    (void)th, (void)e, (void)n;
+    return eq.primitive(c, phi);
+  }
+}
+
+/// Rusanov's flux at the face nodes m, ..., m + W - 1 of a brick's interior face normal
+/// to D between elements em (minus) and ep (plus) at once (host backends, W =
+/// pack_width), where every plus node has its minus node's reference state: both sides'
+/// states gathered into packs (a z face's nodes lie side by side in the element, so they
+/// load as one), their primitive variables, the two fluxes and F* in the lanes, handed to
+/// put(v, F*, F(q_m), F(q_p)) variable by variable. Each lane's operations are
+/// interior_face_node's, so each face node gets its bits.
+template <int D, int N, class Eq, class Put>
+void interior_face_pack(const Eq& eq, const StateView& q, const AuxView& aux, const DeviceView<Real***>& th, int em,
+                        int ep, int m, const Put& put) {
+  using L = Layout<N>;
+  constexpr int W = pack_width;
+  using P = Pack<W>;
+  int nm[W], np[W];
+  for (int l = 0; l < W; ++l) nm[l] = L::volume_node_of(m + l, 2 * D + 1), np[l] = L::volume_node_of(m + l, 2 * D);
+  const auto side = [&](int e, const int* n) {
+    typename Eq::template ConsOf<P> c;
+    for (int v = 0; v < Eq::nvar; ++v) {
+      if constexpr (D == 2)
+        c[v] = P::load(&q(e, v, n[0]));
+      else
+        c[v] = P::gather([&](int l) { return q(e, v, n[l]); });
+    }
+    return c;
+  };
+  const auto qm = side(em, nm), qp = side(ep, np);
+  const P phi = P::gather([&](int l) { return aux(em, Eq::a_phi, nm[l]); });
+  const P p_ref = P::gather([&](int l) { return aux(em, Eq::a_p_ref, nm[l]); });
+  const auto wm = pack_primitive(eq, qm, phi, th, em, nm), wp = pack_primitive(eq, qp, phi, th, ep, np);
+  const physics::AxisNormal normal{D};
+  const auto fm = eq.flux(qm, wm, p_ref, normal), fp = eq.flux(qp, wp, p_ref, normal);
+  const P lambda = math::max(eq.max_wave_speed(wm, normal), eq.max_wave_speed(wp, normal));
+  for (int v = 0; v < Eq::nvar; ++v) put(v, 0.5 * (fm[v] + fp[v]) - 0.5 * lambda * (qp[v] - qm[v]), fm[v], fp[v]);
+}
+
+/// All face nodes of a brick's interior face normal to D (host backends). A face whose
+/// plus nodes all have their minus nodes' reference state (`same_reference`, formed at
+/// set-up; all but the faces across a periodic boundary along gravity): whole packs with
+/// interior_face_pack, F* - F of both sides stored where the face nodes lie side by side
+/// in S, and the last nodes one by one (a last pack over the last W nodes, which forms
+/// some again, took more instructions than those nodes alone). Other faces: node by node
+/// (interior_face_node).
+template <int D, int N, class Eq>
+void interior_face_packs(const Eq& eq, const StateView& q, const AuxView& aux, const DeviceView<Real***>& th,
+                         const DeviceView<Real***>& metrics, const DeviceView<Real****>& S, int em, int ep,
+                         bool same_reference) {
+  constexpr int W = pack_width, nodes = Layout<N>::face_nodes;
+  int m = 0;
+  if (same_reference)
+    for (; m + W <= nodes; m += W)
+      interior_face_pack<D, N>(eq, q, aux, th, em, ep, m, [&](int v, const auto& star, const auto& fm, const auto& fp) {
+        (star - fm).store(&S(em, 2 * D + 1, v, m));
+        (star - fp).store(&S(ep, 2 * D, v, m));
+      });
+  for (; m < nodes; ++m) interior_face_node<D, false, N>(eq, q, aux, th, metrics, S, em, ep, m);
+}
+
 template <int N, class Eq>
 DgOperator<N, Eq>::DgOperator(const mesh::LocalMesh& mesh, const Basis<N>& basis,
                           const Geometry& geometry, AuxView aux, const OperatorOptions& options,
@@ -362,6 +433,23 @@ DgOperator<N, Eq>::DgOperator(const mesh::LocalMesh& mesh, const Basis<N>& basis
   for (int f = 0; f < ni; ++f) {
     const auto& face = mesh.interior_faces()[by_element[f]];
     ih(f, 0) = face.element_minus, ih(f, 1) = face.element_plus, ih(f, 2) = face.direction;
+  }
+  if constexpr (host_backend) {
+    // For the pack kernel of the interior faces (interior_face_packs): whether every plus
+    // node of face f has its minus node's reference pressure and geopotential, decided
+    // once (the aux values are fixed before the operator is built), so that the kernel
+    // does not read the plus side's aux values to learn it.
+    interior_same_reference_ = DeviceView<int*>("dg::interior_same_reference", ni);
+    for (int f = 0; f < ni; ++f) {
+      const int em = ih(f, 0), ep = ih(f, 1), d = ih(f, 2);
+      bool same = true;
+      for (int m = 0; m < L::face_nodes; ++m) {
+        const int minus = L::volume_node_of(m, 2 * d + 1), plus = L::volume_node_of(m, 2 * d);
+        same = same && aux_(ep, Eq::a_p_ref, plus) == aux_(em, Eq::a_p_ref, minus) &&
+               aux_(ep, Eq::a_phi, plus) == aux_(em, Eq::a_phi, minus);
+      }
+      interior_same_reference_(f) = same ? 1 : 0;
+    }
   }
   // Boundary faces grouped by wall (= local face), each wall's faces contiguous, so that
   // each wall's kernels run with its boundary-condition type.
@@ -634,6 +722,24 @@ void DgOperator<N, Eq>::interior_faces(const StateView& q) {
   const auto aux = aux_;
   const auto th = thermo_;
   const Eq eq = eq_;
+  const auto same = interior_same_reference_;
+  if constexpr (host_backend && !Curved) {
+    // Host backends: a face per thread, its nodes in packs (interior_face_packs); the
+    // node layout keeps a thread per face node, as on devices.
+    if (kernel_layout_ != KernelLayout::nodes) {
+      parallel_for("dg::interior_faces", static_cast<int>(faces.extent(0)), KOKKOS_LAMBDA(const int f) {
+        const int em = faces(f, 0), ep = faces(f, 1), d = faces(f, 2);
+        const bool same_reference = same(f) != 0;
+        if (d == 0)
+          interior_face_packs<0, N>(eq, q, aux, th, metrics, S, em, ep, same_reference);
+        else if (d == 1)
+          interior_face_packs<1, N>(eq, q, aux, th, metrics, S, em, ep, same_reference);
+        else
+          interior_face_packs<2, N>(eq, q, aux, th, metrics, S, em, ep, same_reference);
+      });
+      return;
+    }
+  }
   parallel_for("dg::interior_faces", static_cast<int>(faces.extent(0)), L::face_nodes,
                KOKKOS_LAMBDA(const int f, const int m) {
                  const int em = faces(f, 0), ep = faces(f, 1), d = faces(f, 2);

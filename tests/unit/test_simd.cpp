@@ -1,9 +1,10 @@
 // Packs of elements (core/simd.hpp): each lane of a pack computation has the bits of the
 // scalar computation of that lane, for the arithmetic and for the pointwise physics the
-// host kernels evaluate on packs (dry air's primitive variables and viscous flux, the
-// three closures with their branches as lane-wise selections; moist air's primitive
-// variables from the stored thermodynamic values, its saturated and unsaturated N^2 with
-// the cloud-edge lanes, and its viscous flux).
+// host kernels evaluate on packs (dry air's primitive variables, inviscid and viscous
+// fluxes and wave speed, the three closures with their branches as lane-wise selections;
+// moist air's primitive variables from the stored thermodynamic values, its saturated and
+// unsaturated N^2 with the cloud-edge lanes, its inviscid and viscous fluxes and wave
+// speed).
 #include <catch2/catch.hpp>
 #include <algorithm>
 #include <cmath>
@@ -79,9 +80,10 @@ TEST_CASE("packs: lane-wise arithmetic has the scalar bits", "[simd]") {
   CHECK(std::signbit(P(-0.0)[W - 1]));
 }
 
-TEST_CASE("packs: the square root of every lane has the scalar bits", "[simd]") {
-  // Pack sqrt takes all lanes in one instruction where the target has it: the special
-  // values, subnormals and a sweep over the binades, each value in every lane.
+TEST_CASE("packs: the square root and the absolute value of every lane have the scalar bits", "[simd]") {
+  // Pack sqrt takes all lanes in one instruction where the target has it, and pack abs
+  // clears the sign bits of all lanes at once: the special values, subnormals and a sweep
+  // over the binades, each value in every lane, of both signs.
   const double inf = std::numeric_limits<double>::infinity();
   const double nan = std::numeric_limits<double>::quiet_NaN();
   std::vector<double> x = {0.0, -0.0, 1.0, 2.0, -1.0, inf, -inf, nan, -nan,
@@ -90,6 +92,7 @@ TEST_CASE("packs: the square root of every lane has the scalar bits", "[simd]") 
   std::mt19937_64 random(7);
   std::uniform_real_distribution<double> mantissa(1.0, 2.0);
   for (int e = -1074; e <= 1023; e += 3) x.push_back(std::ldexp(mantissa(random), e));
+  for (int e = -1074; e <= 1023; e += 7) x.push_back(-std::ldexp(mantissa(random), e));
   int checked = 0;
   for (std::size_t i = 0; i < x.size(); ++i)
     for (int shift = 0; shift < W; ++shift) {
@@ -99,6 +102,7 @@ TEST_CASE("packs: the square root of every lane has the scalar bits", "[simd]") 
         const double v = x[(i + l + shift) % x.size()];
         INFO("sqrt(" << v << ") in lane " << l);
         CHECK(same_bits(r[l], math::sqrt(v)));
+        CHECK(same_bits(math::abs(p)[l], math::abs(v)));
         ++checked;
       }
     }
@@ -163,6 +167,13 @@ TEST_CASE("packs: dry air and the closures, lane by lane as the scalar code", "[
         const Eq::Cons f = eq.viscous_flux(w, g, nu[l], kappa[l], 0.0, d, theta_diffusion, pi);
         for (int v = 0; v < Eq::nvar; ++v) CHECK(same_bits(fp[v][l], f[v]));
       }
+    for (int d = 0; d < 3; ++d) {  // the face kernels' inviscid flux and wave speed
+      const P p_ref = 0.9 * wp.p;
+      const auto fp = eq.flux(qp, wp, p_ref, AxisNormal{d});
+      const Eq::Cons f = eq.flux(q[l], w, p_ref[l], d);
+      for (int v = 0; v < Eq::nvar; ++v) CHECK(same_bits(fp[v][l], f[v]));
+      CHECK(same_bits(eq.max_wave_speed(wp, AxisNormal{d})[l], eq.max_wave_speed(w, d)));
+    }
   }
   // The branches were taken both ways across the lanes.
   CHECK(off == W / 2);  // no strain; Ri above Pr_t
@@ -248,6 +259,13 @@ TEST_CASE("packs: moist air, lane by lane as the scalar code", "[simd]") {
         const Eq::Cons f = eq.viscous_flux(w[l], g, nu[l], kappa[l], 0.0, d, theta_diffusion, pi);
         for (int v = 0; v < Eq::nvar; ++v) CHECK(same_bits(fp[v][l], f[v]));
       }
+    for (int d = 0; d < 3; ++d) {  // the face kernels' inviscid flux and wave speed
+      const P p_ref = 0.9 * wp.p;
+      const auto fp = eq.flux(qp, wp, p_ref, AxisNormal{d});
+      const Eq::Cons f = eq.flux(q[l], w[l], p_ref[l], d);
+      for (int v = 0; v < Eq::nvar; ++v) CHECK(same_bits(fp[v][l], f[v]));
+      CHECK(same_bits(eq.max_wave_speed(wp, AxisNormal{d})[l], eq.max_wave_speed(w[l], d)));
+    }
   }
   // The cloudy lanes' N^2 depends on the edge: both forms were taken and told apart.
   CHECK(edge_differs == 2 * W / points);
