@@ -422,8 +422,8 @@ class DgOperator {
   CoordView x_;
   AuxView aux_;
   DeviceView<int* [3]> interior_;  ///< (element_minus, element_plus, direction)
-  /// Host backends: 1 where every plus node of interior face f has its minus node's p_ref
-  /// and phi (interior_face_packs), else 0; empty on devices.
+  /// Host backends, dry air: 1 where every plus node of interior face f has its minus
+  /// node's p_ref and phi (interior_face_packs), else 0; empty otherwise.
   DeviceView<int*> interior_same_reference_;
   DeviceView<int* [2]> boundary_;  ///< (element, local face), grouped by wall
   int wall_begin_[7] = {};         ///< wall w's faces are boundary_(wall_begin_[w] .. wall_begin_[w + 1])

@@ -240,30 +240,20 @@ KOKKOS_INLINE_FUNCTION void interior_face_node(const Eq& eq, const StateView& q,
   }
 }
 
-/// The primitive variables of a pack of nodes n[0 .. W) of element e (host kernels):
-/// node_primitive lane by lane, the same bits.
-template <class Eq, int W>
-typename Eq::template PrimOf<Pack<W>> pack_primitive(const Eq& eq, const typename Eq::template ConsOf<Pack<W>>& c,
-                                                     const Pack<W>& phi, const DeviceView<Real***>& th, int e,
-                                                     const int* n) {
-  if constexpr (Eq::nthermo > 0) {
-    return eq.primitive_from(c, phi, [&](int k) { return Pack<W>::gather([&](int l) { return th(e, n[l], k); }); });
-  } else {
-    (void)th, (void)e, (void)n;
-    return eq.primitive(c, phi);
-  }
-}
-
 /// Rusanov's flux at the face nodes m, ..., m + W - 1 of a brick's interior face normal
 /// to D between elements em (minus) and ep (plus) at once (host backends, W =
 /// pack_width), where every plus node has its minus node's reference state: both sides'
 /// states gathered into packs (a z face's nodes lie side by side in the element, so they
 /// load as one), their primitive variables, the two fluxes and F* in the lanes, handed to
 /// put(v, F*, F(q_m), F(q_p)) variable by variable. Each lane's operations are
-/// interior_face_node's, so each face node gets its bits.
+/// interior_face_node's, so each face node gets its bits. Equation sets without stored
+/// thermodynamic values (dry air): moist air's face nodes, which also read T and q_l of
+/// both sides, measured 6 % slower in packs than node by node (docs/performance.md,
+/// twenty-fourth round), so they keep the node kernel.
 template <int D, int N, class Eq, class Put>
-void interior_face_pack(const Eq& eq, const StateView& q, const AuxView& aux, const DeviceView<Real***>& th, int em,
-                        int ep, int m, const Put& put) {
+void interior_face_pack(const Eq& eq, const StateView& q, const AuxView& aux, int em, int ep, int m,
+                        const Put& put) {
+  static_assert(Eq::nthermo == 0, "primitive variables from the state alone");
   using L = Layout<N>;
   constexpr int W = pack_width;
   using P = Pack<W>;
@@ -282,7 +272,7 @@ void interior_face_pack(const Eq& eq, const StateView& q, const AuxView& aux, co
   const auto qm = side(em, nm), qp = side(ep, np);
   const P phi = P::gather([&](int l) { return aux(em, Eq::a_phi, nm[l]); });
   const P p_ref = P::gather([&](int l) { return aux(em, Eq::a_p_ref, nm[l]); });
-  const auto wm = pack_primitive(eq, qm, phi, th, em, nm), wp = pack_primitive(eq, qp, phi, th, ep, np);
+  const auto wm = eq.primitive(qm, phi), wp = eq.primitive(qp, phi);
   const physics::AxisNormal normal{D};
   const auto fm = eq.flux(qm, wm, p_ref, normal), fp = eq.flux(qp, wp, p_ref, normal);
   const P lambda = math::max(eq.max_wave_speed(wm, normal), eq.max_wave_speed(wp, normal));
@@ -304,7 +294,7 @@ void interior_face_packs(const Eq& eq, const StateView& q, const AuxView& aux, c
   int m = 0;
   if (same_reference)
     for (; m + W <= nodes; m += W)
-      interior_face_pack<D, N>(eq, q, aux, th, em, ep, m, [&](int v, const auto& star, const auto& fm, const auto& fp) {
+      interior_face_pack<D, N>(eq, q, aux, em, ep, m, [&](int v, const auto& star, const auto& fm, const auto& fp) {
         (star - fm).store(&S(em, 2 * D + 1, v, m));
         (star - fp).store(&S(ep, 2 * D, v, m));
       });
@@ -434,7 +424,7 @@ DgOperator<N, Eq>::DgOperator(const mesh::LocalMesh& mesh, const Basis<N>& basis
     const auto& face = mesh.interior_faces()[by_element[f]];
     ih(f, 0) = face.element_minus, ih(f, 1) = face.element_plus, ih(f, 2) = face.direction;
   }
-  if constexpr (host_backend) {
+  if constexpr (host_backend && Eq::nthermo == 0) {
     // For the pack kernel of the interior faces (interior_face_packs): whether every plus
     // node of face f has its minus node's reference pressure and geopotential, decided
     // once (the aux values are fixed before the operator is built), so that the kernel
@@ -723,9 +713,9 @@ void DgOperator<N, Eq>::interior_faces(const StateView& q) {
   const auto th = thermo_;
   const Eq eq = eq_;
   const auto same = interior_same_reference_;
-  if constexpr (host_backend && !Curved) {
-    // Host backends: a face per thread, its nodes in packs (interior_face_packs); the
-    // node layout keeps a thread per face node, as on devices.
+  if constexpr (host_backend && !Curved && Eq::nthermo == 0) {
+    // Host backends, dry air: a face per thread, its nodes in packs (interior_face_packs);
+    // the node layout keeps a thread per face node, as on devices.
     if (kernel_layout_ != KernelLayout::nodes) {
       parallel_for("dg::interior_faces", static_cast<int>(faces.extent(0)), KOKKOS_LAMBDA(const int f) {
         const int em = faces(f, 0), ep = faces(f, 1), d = faces(f, 2);
